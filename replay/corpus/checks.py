@@ -1,0 +1,221 @@
+"""Whole-corpus checks: `replay corpus check` prints one line per problem found here."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from replay.corpus.loader import Corpus, load
+from replay.engine.errors import CorpusError
+
+_WORD = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    entry: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.entry}: {self.message}" if self.entry else f"{self.file}: {self.message}"
+
+
+def clause_hash(verbatim: str) -> str:
+    """The short hash the clause-ID lock records for a clause's verbatim text."""
+    return hashlib.sha256(verbatim.encode("utf-8")).hexdigest()[:16]
+
+
+def span_text(source: str, spans: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> str:
+    return " … ".join(source[s:e] for s, e in spans)
+
+
+def check_corpus(root: Path | None = None) -> list[Problem]:
+    """Every problem in the corpus (an empty list when it is sound)."""
+    try:
+        corpus = load(root)
+    except CorpusError as e:
+        return [Problem(str(e).split(":", 1)[0], "", str(e).split(":", 1)[-1].strip())]
+    out: list[Problem] = []
+    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts):
+        out.extend(fn(corpus))
+    return out
+
+
+def _texts(c: Corpus) -> list[Problem]:
+    out = []
+    for t in c.texts.values():
+        raw = (c.root / t.file).read_bytes()
+        f = f"texts/{t.id}.yaml"
+        if hashlib.sha256(raw).hexdigest() != t.sha256:
+            out.append(Problem(f, t.id, f"{t.file} does not match its recorded SHA-256: a byte has changed"))
+        if len(raw) != t.size:
+            out.append(Problem(f, t.id, f"{t.file} is {len(raw)} bytes, recorded {t.size}"))
+        for g in t.games:
+            if g not in c.games:
+                out.append(Problem(f, t.id, f"names game {g!r}, which has no file in games/"))
+    return out
+
+
+def _clauses(c: Corpus) -> list[Problem]:
+    out = []
+    for tid, cf in c.clause_files.items():
+        f = f"clauses/{tid}.yaml"
+        src = c.sources[tid]
+        text = c.texts[tid]
+        if cf.text != tid:
+            out.append(Problem(f, "", f"says text {cf.text!r}"))
+        pieces: list[tuple[int, int, str]] = []
+        for cl in cf.clauses:
+            for s, e in cl.spans:
+                if e > len(src):
+                    out.append(Problem(f, cl.id, f"span [{s}, {e}] runs past the end of the text ({len(src)})"))
+                pieces.append((s, e, cl.id))
+            if span_text(src, cl.spans) != cl.verbatim:
+                out.append(Problem(f, cl.id, "verbatim does not equal the text of its spans"))
+            if cl.game not in text.games:
+                out.append(Problem(f, cl.id, f"game {cl.game!r} is not a game of text {tid}"))
+            game = c.games.get(cl.game)
+            if cl.variant and game and cl.variant not in {v.id for v in game.variants}:
+                out.append(Problem(f, cl.id, f"variant {cl.variant!r} is not a variant of {cl.game}"))
+            if (cl.kind == "variant") != (cl.variant is not None):
+                out.append(Problem(f, cl.id, "a clause of kind 'variant' names its variant, and only such a clause does"))
+            if "normalized" in text.layers and not cl.normalized:
+                out.append(Problem(f, cl.id, "the modern-spelling reading (normalized) is missing"))
+            for field in ("translation", "normalized"):
+                val = getattr(cl, field)
+                if val is not None and "TODO" in val:
+                    out.append(Problem(f, cl.id, f"{field} is not written yet (TODO)"))
+        pieces.sort()
+        pos = 0
+        for s, e, cid in pieces:
+            if s < pos:
+                out.append(Problem(f, cid, f"span starting at {s} overlaps the previous clause"))
+            elif _WORD.search(src[pos:s]):
+                out.append(Problem(f, cid, f"text between clauses is not covered: {src[pos:s]!r}"))
+            pos = max(pos, e)
+        if _WORD.search(src[pos:]):
+            out.append(Problem(f, "", f"text after the last clause is not covered: {src[pos:][:60]!r}"))
+    return out
+
+
+def _corrections(c: Corpus) -> list[Problem]:
+    out = []
+    for tid, cf in c.clause_files.items():
+        f = f"clauses/{tid}.yaml"
+        src = c.sources[tid]
+        for k in cf.corrections:
+            if src[k.at:k.at + len(k.sic)] != k.sic:
+                out.append(Problem(f, f"correction at {k.at}", f"the text there is {src[k.at:k.at + len(k.sic)]!r}, not {k.sic!r}"))
+        for sub in cf.substitutions:
+            if sub.sic not in src:
+                out.append(Problem(f, f"substitution {sub.sic!r}", "does not occur in the text"))
+        spans = sorted((k.at, k.at + len(k.sic)) for k in c.corrections(tid))
+        for (a, b), (x, _) in zip(spans, spans[1:]):
+            if x < b:
+                out.append(Problem(f, f"correction at {x}", f"overlaps the correction at {a}"))
+    return out
+
+
+def _lock(c: Corpus) -> list[Problem]:
+    f = "clause-ids.yaml"
+    if c.lock is None:
+        return [Problem(f, "", "missing: run `replay corpus lock` and commit it")]
+    out = []
+    for cid, locked in c.lock.active.items():
+        cl = c.clauses.get(cid)
+        if cl is None:
+            if cid not in c.lock.retired:
+                out.append(Problem(f, cid, "this ID has disappeared from the corpus; IDs are only retired, with a note"))
+        elif clause_hash(cl.verbatim) != locked.sha256 or c.text_of[cid] != locked.text:
+            out.append(Problem(f, cid, "this ID now points at other text; never reuse an ID — add a new one and retire this"))
+    for cid in c.clauses:
+        if cid not in c.lock.active:
+            out.append(Problem(f, cid, "new clause not in the lock: run `replay corpus lock` and commit the file"))
+        if cid in c.lock.retired:
+            out.append(Problem(f, cid, "this ID was retired and may not be used again"))
+    return out
+
+
+def _games(c: Corpus) -> list[Problem]:
+    out = []
+    for g in c.games.values():
+        f = f"games/{g.id}.yaml"
+        if g.text not in c.texts or g.id not in c.texts[g.text].games:
+            out.append(Problem(f, g.id, f"text {g.text} does not list this game"))
+        ids = [v.id for v in g.variants]
+        if len(set(ids)) != len(ids):
+            out.append(Problem(f, g.id, "variant IDs repeat"))
+        for v in ids:
+            if not any(cl.variant == v and cl.game == g.id for cl in c.clauses.values()):
+                out.append(Problem(f, v, "no clause of the text belongs to this variant"))
+    return out
+
+
+def _ambiguities(c: Corpus) -> list[Problem]:
+    out = []
+    rulings: dict[tuple[str, str], str] = {}
+    for a in c.ambiguities.values():
+        f = f"ambiguities/{c.text_id_of_ambiguity(a) or '?'}.yaml"
+        games = set()
+        for cid in a.clauses:
+            if cid not in c.clauses:
+                out.append(Problem(f, a.id, f"names clause {cid}, which does not exist"))
+            else:
+                games.add(c.clauses[cid].game)
+        prefix = a.id.split("-")[1]
+        if any(not cid.startswith(prefix + "-") for cid in a.clauses):
+            out.append(Problem(f, a.id, f"an 'amb-{prefix}-' entry may only name {prefix}- clauses"))
+        if a.ruling:
+            for g in games:
+                key = (g, a.ruling)
+                if key in rulings:
+                    out.append(Problem(f, a.id, f"ruling {a.ruling!r} of {g} is already defined by {rulings[key]}"))
+                rulings[key] = a.id
+        for v in a.variants:
+            if not any(v in {x.id for x in c.games[g].variants} for g in games if g in c.games):
+                out.append(Problem(f, a.id, f"variant {v!r} is not a variant of {sorted(games)}"))
+        if len(a.readings) < 2 and a.status != "resolved":
+            out.append(Problem(f, a.id, "an entry with one reading has status 'resolved'"))
+    return out
+
+
+def _glossary(c: Corpus) -> list[Problem]:
+    out = []
+    for t in c.terms.values():
+        f = "glossary"
+        for other in t.see_also:
+            if other not in c.terms:
+                out.append(Problem(f, t.id, f"see_also names unknown term {other!r}"))
+        for form in t.forms:
+            needle = (form.match or form.form).casefold()
+            for cid in form.occurs:
+                cl = c.clauses.get(cid)
+                if cl is None:
+                    out.append(Problem(f, t.id, f"{form.form!r} is said to occur in unknown clause {cid}"))
+                    continue
+                hay = {
+                    "pl": cl.verbatim,
+                    "ru-old": c.diplomatic(cid) + " " + cl.verbatim,
+                    "ru-modern": cl.normalized or "",
+                    "en": cl.translation,
+                }[form.lang]
+                if needle not in hay.casefold():
+                    out.append(Problem(f, t.id, f"{form.form!r} (looked for as {needle!r}) does not occur in {cid}"))
+    return out
+
+
+def _layouts(c: Corpus) -> list[Problem]:
+    out = []
+    for spec in c.layouts.values():
+        f = f"layouts/{spec.id}.yaml"
+        if spec.game not in c.games:
+            out.append(Problem(f, spec.id, f"unknown game {spec.game!r}"))
+            continue
+        if spec.reading is not None:
+            readings = {r.id for a in c.ambiguities_of_game(spec.game) if a.ruling for r in a.readings}
+            if spec.reading not in readings:
+                out.append(Problem(f, spec.id, f"reading {spec.reading!r} is no reading of any ruling of {spec.game}"))
+    return out

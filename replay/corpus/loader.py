@@ -1,0 +1,238 @@
+"""Load the corpus: texts, clauses, ambiguity register, glossary, games and layouts.
+
+The corpus lives in ``corpus/`` at the project root; an installed wheel
+carries a copy as package data (``replay/_corpus``).  ``REPLAY_CORPUS`` in
+the environment points elsewhere.  Loading is strict: a file that does not
+follow its model raises :class:`~replay.engine.errors.CorpusError` naming the
+file and the entry.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from replay.corpus.models import (
+    AmbiguitiesFile,
+    Ambiguity,
+    Clause,
+    ClauseLockFile,
+    ClausesFile,
+    Correction,
+    GameInfo,
+    GlossaryFile,
+    LayoutSpec,
+    Term,
+    Text,
+)
+from replay.engine.errors import CorpusError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def corpus_dir() -> Path:
+    env = os.environ.get("REPLAY_CORPUS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[2] / "corpus", here.parents[1] / "_corpus"):
+        if (candidate / "texts").is_dir():
+            return candidate
+    raise CorpusError("cannot find the corpus directory (set REPLAY_CORPUS)")
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise CorpusError(f"{path}: file not found") from None
+    except UnicodeDecodeError as e:
+        raise CorpusError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise CorpusError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
+
+
+def describe(err: ValidationError, data: Any = None) -> list[str]:
+    """One line per problem: the entry (by its ``id`` where it has one), the field, what is wrong."""
+    out = []
+    for e in err.errors():
+        loc = list(e["loc"])
+        where = ".".join(str(x) for x in loc)
+        if data is not None and len(loc) >= 2 and isinstance(loc[1], int):
+            try:
+                entry = data[loc[0]][loc[1]]
+                if isinstance(entry, dict) and "id" in entry:
+                    where = f"{loc[0]}[{entry['id']}]" + ("." + ".".join(str(x) for x in loc[2:]) if loc[2:] else "")
+            except (KeyError, IndexError, TypeError):
+                pass
+        out.append(f"{where}: {e['msg']}")
+    return out
+
+
+def load_model(path: Path, model: type[M]) -> M:
+    data = read_yaml(path)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        raise CorpusError(f"{path}: " + "; ".join(describe(err, data))) from None
+
+
+@dataclass
+class Corpus:
+    """The whole corpus, indexed."""
+
+    root: Path
+    texts: dict[str, Text]
+    sources: dict[str, str]  #: text ID -> verbatim text (decoded)
+    clause_files: dict[str, ClausesFile]
+    clauses: dict[str, Clause]
+    games: dict[str, GameInfo]
+    ambiguities: dict[str, Ambiguity]
+    terms: dict[str, Term]
+    layouts: dict[str, LayoutSpec]
+    lock: ClauseLockFile | None
+    text_of: dict[str, str] = field(default_factory=dict)  #: clause ID -> text ID
+
+    # ------------------------------------------------------------ derived layers
+
+    def corrections(self, text_id: str) -> list[Correction]:
+        """Every correction of a text, systematic substitutions expanded to one per occurrence."""
+        cf = self.clause_files[text_id]
+        src = self.sources[text_id]
+        out = list(cf.corrections)
+        for sub in cf.substitutions:
+            start = 0
+            while (i := src.find(sub.sic, start)) >= 0:
+                out.append(Correction(at=i, sic=sub.sic, corr=sub.corr, kind=sub.kind, reason=sub.reason))
+                start = i + len(sub.sic)
+        return sorted(out, key=lambda c: c.at)
+
+    def diplomatic(self, clause_id: str) -> str:
+        """The clause with every correction applied (equal to the verbatim where there is none)."""
+        c = self.clauses[clause_id]
+        tid = self.text_of[clause_id]
+        return self._diplomatic_text(tid)[self._dip_span(tid, c)]
+
+    @lru_cache(maxsize=None)  # noqa: B019 - the corpus is immutable once loaded
+    def _diplomatic_map(self, text_id: str) -> tuple[str, tuple[int, ...]]:
+        src = self.sources[text_id]
+        out: list[str] = []
+        pos_map = [0] * (len(src) + 1)  # verbatim offset -> diplomatic offset
+        i = 0
+        corr = {c.at: c for c in self.corrections(text_id)}
+        length = 0
+        while i < len(src):
+            pos_map[i] = length
+            c = corr.get(i)
+            if c is not None:
+                out.append(c.corr)
+                length += len(c.corr)
+                for k in range(i + 1, i + len(c.sic)):
+                    pos_map[k] = length
+                i += len(c.sic)
+            else:
+                out.append(src[i])
+                length += 1
+                i += 1
+        pos_map[len(src)] = length
+        return "".join(out), tuple(pos_map)
+
+    def _diplomatic_text(self, text_id: str) -> str:
+        return self._diplomatic_map(text_id)[0]
+
+    def _dip_span(self, text_id: str, c: Clause) -> slice:
+        pos = self._diplomatic_map(text_id)[1]
+        return slice(pos[c.spans[0][0]], pos[c.spans[-1][1]])
+
+    def diplomatic_text(self, text_id: str) -> str:
+        return self._diplomatic_text(text_id)
+
+    def clause_corrections(self, clause_id: str) -> list[Correction]:
+        c = self.clauses[clause_id]
+        tid = self.text_of[clause_id]
+        return [k for k in self.corrections(tid) if any(s <= k.at < e for s, e in c.spans)]
+
+    def clauses_of(self, game: str) -> list[Clause]:
+        return [c for c in self.clauses.values() if c.game == game]
+
+    def ambiguities_of_clause(self, clause_id: str) -> list[Ambiguity]:
+        return [a for a in self.ambiguities.values() if clause_id in a.clauses]
+
+    def ambiguities_of_game(self, game: str) -> list[Ambiguity]:
+        return [a for a in self.ambiguities.values() if any(self.clauses[c].game == game
+                                                             for c in a.clauses if c in self.clauses)]
+
+    def text_id_of_ambiguity(self, amb: Ambiguity) -> str:
+        return self.text_of.get(amb.clauses[0], "")
+
+    def __hash__(self) -> int:  # for lru_cache on methods
+        return id(self)
+
+
+def load(root: Path | None = None) -> Corpus:
+    """Load and index every corpus file (strict; raises :class:`CorpusError`)."""
+    root = root or corpus_dir()
+    texts: dict[str, Text] = {}
+    for path in sorted((root / "texts").glob("*.yaml")):
+        t = load_model(path, Text)
+        if path.stem != t.id:
+            raise CorpusError(f"{path}: holds text {t.id!r}; the file must be named {t.id}.yaml")
+        texts[t.id] = t
+    sources: dict[str, str] = {}
+    for t in texts.values():
+        raw = (root / t.file).read_bytes()
+        try:
+            sources[t.id] = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise CorpusError(f"{t.file}: not UTF-8 at byte {e.start}") from None
+    clause_files: dict[str, ClausesFile] = {}
+    clauses: dict[str, Clause] = {}
+    text_of: dict[str, str] = {}
+    for tid in texts:
+        cf = load_model(root / "clauses" / f"{tid}.yaml", ClausesFile)
+        clause_files[tid] = cf
+        for c in cf.clauses:
+            if c.id in clauses:
+                raise CorpusError(f"clauses/{tid}.yaml: clause ID {c.id} is used twice")
+            clauses[c.id] = c
+            text_of[c.id] = tid
+    games: dict[str, GameInfo] = {}
+    for path in sorted((root / "games").glob("*.yaml")):
+        g = load_model(path, GameInfo)
+        if path.stem != g.id:
+            raise CorpusError(f"{path}: holds game {g.id!r}; the file must be named {g.id}.yaml")
+        games[g.id] = g
+    ambiguities: dict[str, Ambiguity] = {}
+    for path in sorted((root / "ambiguities").glob("*.yaml")):
+        for a in load_model(path, AmbiguitiesFile).entries:
+            if a.id in ambiguities:
+                raise CorpusError(f"{path.name}: ambiguity ID {a.id} is used twice")
+            ambiguities[a.id] = a
+    terms: dict[str, Term] = {}
+    for path in sorted((root / "glossary").glob("*.yaml")):
+        for term in load_model(path, GlossaryFile).terms:
+            if term.id in terms:
+                raise CorpusError(f"{path.name}: glossary term {term.id} is defined twice")
+            terms[term.id] = term
+    layouts: dict[str, LayoutSpec] = {}
+    for path in sorted((root / "layouts").glob("*.yaml")):
+        spec = load_model(path, LayoutSpec)
+        layouts[spec.id] = spec
+    lock_path = root / "clause-ids.yaml"
+    lock = load_model(lock_path, ClauseLockFile) if lock_path.exists() else None
+    return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of)
+
+
+@lru_cache(maxsize=1)
+def default_corpus() -> Corpus:
+    """The project's corpus, loaded once per process."""
+    return load()

@@ -1,0 +1,314 @@
+"""Pydantic models for every file under ``corpus/``.
+
+Every model forbids unknown keys (``extra="forbid"``): a misspelt key in a
+YAML file is an error, never a silently ignored field.  The JSON Schemas in
+``corpus/schema/`` are generated from these models (``replay corpus schema``)
+and a test fails when they drift.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+ClauseId = Annotated[str, StringConstraints(pattern=r"^(pf|zk|ex|ns)-[1-9][0-9]*$")]
+AmbiguityId = Annotated[str, StringConstraints(pattern=r"^amb-(pf|zk|ex|ns)-[a-z0-9]+(-[a-z0-9]+)*$")]
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+TextId = Literal["000", "001", "003"]
+GameId = Slug
+PileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")]
+Suit = Literal["S", "H", "D", "C"]
+
+ClauseKind = Literal["setup", "rule", "variant", "example", "commentary", "provenance"]
+#: Kinds whose clauses state something the engine must implement (or excuse).
+NORMATIVE_KINDS: frozenset[str] = frozenset({"setup", "rule", "variant", "example"})
+
+
+class Strict(BaseModel):
+    """Base for corpus models: unknown keys are errors; instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- texts
+
+
+class Evidence(Strict):
+    """One piece of evidence: where it is and what it shows."""
+
+    source: str = Field(description="Who or what says it: a clause ID, a book, a program.")
+    cite: str | None = Field(None, description="Exact place: clause ID, chapter, file path, URL.")
+    says: str = Field(description="What the source says or shows, in a sentence or two.")
+
+
+class Statement(Strict):
+    claim: str
+    evidence: list[Evidence] = Field(min_length=1)
+
+
+class Provenance(Strict):
+    summary: str
+    known: list[Statement] = Field(description="Facts that the evidence establishes.")
+    inferred: list[Statement] = Field(description="What we infer, kept apart from what is known.")
+    unknown: list[str] = Field(default_factory=list, description="Open questions.")
+
+
+class Text(Strict):
+    id: TextId
+    file: str = Field(description="Path of the verbatim source, relative to corpus/.")
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+    size: int = Field(gt=0, description="Size of the source in bytes.")
+    language: Literal["pl", "ru"]
+    orthography: str
+    title: str
+    games: list[GameId] = Field(min_length=1)
+    layers: list[Literal["verbatim", "diplomatic", "normalized", "translation"]]
+    provenance: Provenance
+
+
+# --------------------------------------------------------------------------- games
+
+
+class Relative(Strict):
+    """A published implementation or description of a related game."""
+
+    name: str = Field(description="e.g. PySolFC `LesQuatreCoins`.")
+    where: str = Field(description="Where it is published: a file, a book and page.")
+    differences: list[str] = Field(description="Where its rules differ from our text (our text wins).")
+    followed: list[str] = Field(
+        default_factory=list,
+        description="Where our text is silent and we follow this relative; each names the ambiguity.",
+    )
+
+
+class VariantInfo(Strict):
+    id: Slug
+    title: str
+    original_title: str | None = None
+    summary: str
+
+
+class GameInfo(Strict):
+    id: GameId
+    title: str
+    original_title: str | None = None
+    text: TextId
+    summary: str
+    also_known_as: list[str] = Field(default_factory=list)
+    variants: list[VariantInfo] = Field(default_factory=list)
+    relatives: list[Relative] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- clauses
+
+
+class Clause(Strict):
+    """One rule or statement of a text, with its place in the verbatim source."""
+
+    id: ClauseId
+    game: GameId
+    variant: Slug | None = Field(None, description="The variant this clause belongs to, if any.")
+    kind: ClauseKind
+    spans: list[tuple[int, int]] = Field(
+        min_length=1, description="Character offsets [start, end) into the verbatim text (decoded UTF-8)."
+    )
+    verbatim: str = Field(description="Exactly the text of the spans (joined by ' … ' when several).")
+    normalized: str | None = Field(None, description="Modern-orthography reading (Russian text only).")
+    translation: str = Field(min_length=1, description="English translation.")
+    notes: str | None = Field(None, description="Translator's notes: what the translation could not show.")
+
+    @model_validator(mode="after")
+    def _spans_ordered(self) -> Clause:
+        last = -1
+        for start, end in self.spans:
+            if not (0 <= start < end) or start < last:
+                raise ValueError(f"spans of {self.id} must be increasing, non-empty and non-overlapping")
+            last = end
+        return self
+
+
+class Substitution(Strict):
+    """A systematic correction applied to every occurrence (e.g. OCR 'ђ' for 'ѣ')."""
+
+    sic: str = Field(min_length=1)
+    corr: str = Field(min_length=1)
+    kind: Literal["yat", "ocr", "punctuation", "spacing"]
+    reason: str
+
+
+class Correction(Strict):
+    """One repair of the verbatim text at one place."""
+
+    at: int = Field(ge=0, description="Character offset of `sic` in the verbatim text.")
+    sic: str = Field(min_length=1, description="What stands in the verbatim text.")
+    corr: str = Field(description="What we read.")
+    kind: Literal["ocr", "punctuation", "spacing", "yat"]
+    reason: str
+
+
+class ClausesFile(Strict):
+    text: TextId
+    clauses: list[Clause]
+    substitutions: list[Substitution] = Field(default_factory=list)
+    corrections: list[Correction] = Field(default_factory=list)
+
+
+class LockedClause(Strict):
+    text: TextId
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+    quote: str = Field(description="The first words of the clause, for the human reader.")
+
+
+class RetiredClause(Strict):
+    text: TextId
+    note: str
+
+
+class ClauseLockFile(Strict):
+    """Committed list of clause IDs: IDs are never renumbered, only added or retired."""
+
+    active: dict[ClauseId, LockedClause]
+    retired: dict[ClauseId, RetiredClause] = Field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- ambiguities
+
+
+class Reading(Strict):
+    id: Slug
+    summary: str
+    detail: str | None = None
+
+
+AmbiguityCategory = Literal[
+    "missing-figure", "contradiction", "damage", "unsaid", "vague", "lexical", "missing-text"
+]
+AmbiguityStatus = Literal["ruling", "resolved", "no-play-difference"]
+
+
+class Ambiguity(Strict):
+    """One entry of the ambiguity register."""
+
+    id: AmbiguityId
+    title: str
+    category: AmbiguityCategory
+    clauses: list[ClauseId] = Field(min_length=1)
+    problem: str
+    readings: list[Reading] = Field(min_length=1)
+    default: Slug = Field(description="ID of the reading the engine takes by default.")
+    reasons: str = Field(description="Why the default: the argument.")
+    evidence: list[Evidence] = Field(default_factory=list)
+    status: AmbiguityStatus = Field(
+        description="ruling: a switch selects the reading; resolved: the evidence leaves one reading; "
+        "no-play-difference: the readings play the same."
+    )
+    ruling: Slug | None = Field(None, description="Engine ruling that switches between the readings.")
+    variants: list[Slug] = Field(default_factory=list, description="Variants the ruling applies to (empty: all).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Ambiguity:
+        ids = [r.id for r in self.readings]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.id}: reading IDs repeat")
+        if self.default not in ids:
+            raise ValueError(f"{self.id}: default {self.default!r} is not one of the readings {ids}")
+        if (self.status == "ruling") != (self.ruling is not None):
+            raise ValueError(f"{self.id}: status 'ruling' and a ruling name go together")
+        if self.ruling is not None and len(ids) < 2:
+            raise ValueError(f"{self.id}: a ruling needs at least two readings")
+        return self
+
+
+class AmbiguitiesFile(Strict):
+    text: TextId
+    entries: list[Ambiguity]
+
+
+# --------------------------------------------------------------------------- glossary
+
+TermLang = Literal["pl", "ru-old", "ru-modern", "en"]
+
+
+class TermForm(Strict):
+    lang: TermLang
+    form: str = Field(description="The headword as it is spelt in this language or spelling.")
+    match: str | None = Field(
+        None, description="Substring to look for in each clause of `occurs` (default: form), case-insensitive."
+    )
+    occurs: list[ClauseId] = Field(default_factory=list)
+
+
+class Term(Strict):
+    id: Slug
+    gloss: str = Field(description="English headword.")
+    definition: str
+    forms: list[TermForm] = Field(min_length=1)
+    see_also: list[Slug] = Field(default_factory=list)
+
+
+class GlossaryFile(Strict):
+    terms: list[Term]
+
+
+# --------------------------------------------------------------------------- layouts
+
+Role = Literal["tableau", "foundation", "stock", "waste", "reserve"]
+
+
+class PileSpec(Strict):
+    name: PileName
+    row: float
+    col: float
+    role: Literal["tableau", "stock", "waste", "reserve"]
+    label: str | None = Field(None, description="What the text or figure calls it (e.g. corner '1').")
+
+
+class FoundationSpec(Strict):
+    name: PileName
+    row: float
+    col: float
+    base: Literal["A", "K"] = Field(description="A builds up to K; K builds down to A.")
+
+
+class LayoutSpec(Strict):
+    """A reconstruction of a table: where every pile and foundation lies.
+
+    Rows and columns are grid coordinates; "same row", "same column",
+    "adjacent" and "corner" are computed from them, never listed.
+    """
+
+    id: Slug
+    game: GameId
+    title: str
+    description: str
+    reading: Slug | None = Field(None, description="The ruling reading that selects this layout.")
+    piles: list[PileSpec]
+    foundations: list[FoundationSpec]
+    arrangements: dict[Slug, dict[PileName, Suit]] = Field(
+        default_factory=dict, description="Named suit arrangements of the foundations."
+    )
+    deal: list[PileName] = Field(description="Order in which the first round is dealt.")
+    later_deal: list[PileName] | None = Field(None, description="Order of later rounds (default: deal).")
+    gather: list[PileName] | None = Field(None, description="Order in which piles are gathered (default: deal).")
+
+    @model_validator(mode="after")
+    def _names(self) -> LayoutSpec:
+        names = [p.name for p in self.piles] + [f.name for f in self.foundations]
+        if len(set(names)) != len(names):
+            raise ValueError(f"layout {self.id}: pile names repeat")
+        tableau = {p.name for p in self.piles if p.role == "tableau"}
+        for field in ("deal", "later_deal", "gather"):
+            order = getattr(self, field)
+            if order is None:
+                continue
+            unknown = [n for n in order if n not in tableau]
+            if unknown:
+                raise ValueError(f"layout {self.id}: {field} names unknown tableau piles {unknown}")
+            if len(set(order)) != len(order):
+                raise ValueError(f"layout {self.id}: {field} repeats a pile")
+        found = {f.name for f in self.foundations}
+        for arr, mapping in self.arrangements.items():
+            if set(mapping) != found:
+                raise ValueError(f"layout {self.id}: arrangement {arr} must give a suit to every foundation")
+        return self

@@ -1,0 +1,378 @@
+"""The generic game and table: legal moves, checked and unchecked application, outcome.
+
+In the manner of OpenSpiel, a :class:`Game` holds the static facts of one
+game instance (game + variants + rulings: its layout and its rule book) and
+makes :class:`Table` objects, which hold what lies on the table.  In the
+manner of python-chess, :meth:`Table.apply` checks a move and raises
+:class:`~replay.engine.errors.IllegalMove` (carrying the clause ID) while
+:meth:`Table.push` trusts its caller.
+
+Nothing here names a game.  A game module fills a :class:`RuleBook`: for each
+kind of move (move type, role of the source, role of the target) the ordered
+list of rule functions that must all allow it, how it is performed, and what
+follows it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from replay.engine import cards as C
+from replay.engine.errors import IllegalMove, InvalidDeck, MoveMismatch, UnknownName
+from replay.engine.layout import FOUNDATION, STOCK, Layout
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action.  ``src``/``dst`` are container indices (-1 when the move has none).
+
+    ``card`` (optional, -1 when absent) is the card the mover says is moved; ``count``
+    is how many cards move together (1 unless a ruling allows sequences).
+    """
+
+    type: str
+    src: int = -1
+    dst: int = -1
+    card: int = -1
+    count: int = 1
+
+
+Rule = Callable[["Table", Move], "str | None"]
+Effect = Callable[["Table", Move], None]
+Key = tuple[str, "str | None", "str | None"]
+
+
+@dataclass
+class Entry:
+    rules: tuple[Rule, ...]
+    perform: Callable[["Table", Move], None] | None
+    after: tuple[Effect, ...]
+    candidates: Callable[["Table"], Iterable[Move]] | None
+
+
+class RuleBook:
+    """Which rules govern each kind of move, in the order they are checked."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.entries: dict[Key, Entry] = {}
+        self.first: list[tuple[Rule, frozenset[str]]] = []
+        self.refusal: dict[str, str] = {}
+
+    def allow(
+        self,
+        type: str,
+        src_role: str | None = None,
+        dst_role: str | None = None,
+        rules: Iterable[Rule] = (),
+        *,
+        perform: Callable[[Table, Move], None] | None = None,
+        after: Iterable[Effect] = (),
+        candidates: Callable[[Table], Iterable[Move]] | None = None,
+    ) -> None:
+        """Allow moves of ``type`` from a ``src_role`` container to a ``dst_role`` one, under ``rules``."""
+        self.entries[(type, src_role, dst_role)] = Entry(tuple(rules), perform, tuple(after), candidates)
+
+    def before_every_move(self, rule: Rule, *, except_types: Iterable[str] = ()) -> None:
+        """A rule checked before every move (except the listed types)."""
+        self.first.append((rule, frozenset(except_types)))
+
+    def refuse_others(self, type: str, clause: str) -> None:
+        """Cite ``clause`` when a move of ``type`` matches no allowed kind."""
+        self.refusal[type] = clause
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({k[0] for k in self.entries})
+
+
+@dataclass
+class Setup:
+    """What a game module builds for one instance: layout, rule book and starting position."""
+
+    layout: Layout
+    book: RuleBook
+    #: foundation index -> base card placed before the deal (for games that take the bases out)
+    bases: dict[int, int] = field(default_factory=dict)
+    #: foundation index -> suit fixed in advance with no card placed (empty means: set by the first card)
+    suits: dict[int, int] = field(default_factory=dict)
+    max_passes: int = 1
+    #: game-specific starting values of ``Table.vars``
+    vars: dict[str, Any] = field(default_factory=dict)
+    #: extra context the rules read (ruling readings turned into values)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """One game instance: a game with its variants and rulings, ready to make tables."""
+
+    def __init__(self, game_id: str, variants: frozenset[str], rulings: dict[str, str], setup: Setup) -> None:
+        self.id = game_id
+        self.variants = variants
+        self.rulings = rulings
+        self.setup = setup
+        self.layout = setup.layout
+        self.book = setup.book
+        self.options = setup.options
+        self.roles = setup.layout.roles
+        self.stock = setup.layout.single(STOCK)
+        self.foundations = setup.layout.foundations
+        self.by_role: dict[str, tuple[int, ...]] = {}
+        for i, r in enumerate(self.roles):
+            self.by_role.setdefault(r, ())
+            self.by_role[r] += (i,)
+        self._entries = setup.book.entries
+        self._first = setup.book.first
+
+    # ------------------------------------------------------------------ decks
+
+    def expected_deck(self) -> Counter[int]:
+        """The multiset of cards the stock must hold: two packs less the bases taken out."""
+        want = Counter(C.full_deck())
+        want.subtract(self.setup.bases.values())
+        return want
+
+    def check_deck(self, deck: list[int]) -> None:
+        """Raise :class:`InvalidDeck` unless ``deck`` is exactly :meth:`expected_deck`."""
+        want = self.expected_deck()
+        size = sum(want.values())
+        if len(deck) != size:
+            taken = f" ({C.DECK_SIZE - size} base cards are taken out before the deal)" if size < C.DECK_SIZE else ""
+            raise InvalidDeck(f"the deck has {len(deck)} cards; this game deals {size}{taken}")
+        have = Counter(deck)
+        for card in sorted(set(have) | set(want)):
+            if have[card] > want[card]:
+                extra = " (its base card is already on the table)" if card in self.setup.bases.values() else ""
+                raise InvalidDeck(f"{C.code(card)} appears {have[card]} times; two packs give {want[card]}{extra}")
+            if have[card] < want[card]:
+                raise InvalidDeck(f"{C.code(card)} is missing ({have[card]} of {want[card]})")
+
+    def deck_from_seed(self, seed: int) -> list[int]:
+        """Shuffle two packs with :func:`replay.engine.shuffle.shuffled`, then take the bases out."""
+        from replay.engine.shuffle import shuffled
+
+        deck = shuffled(C.full_deck(), seed)
+        for card in self.setup.bases.values():
+            deck.remove(card)  # the first copy in dealing order
+        return deck
+
+    def new_table(self, deck: list[int]) -> Table:
+        """A table before the first deal, with ``deck`` as the stock (first card dealt first)."""
+        self.check_deck(deck)
+        n = len(self.roles)
+        piles: list[list[int]] = [[] for _ in range(n)]
+        fsuit = [-1] * n
+        for f, card in self.setup.bases.items():
+            piles[f].append(card)
+            fsuit[f] = C.suit_of(card)
+        for f, suit in self.setup.suits.items():
+            fsuit[f] = suit
+        piles[self.stock] = list(reversed(deck))
+        return Table(self, piles, fsuit, 1, 0, dict(self.setup.vars))
+
+    # ------------------------------------------------------------------ moves
+
+    def violation(self, t: Table, m: Move) -> tuple[str, str] | None:
+        """``(clause, reason)`` of the first rule ``m`` breaks, or None when it is legal."""
+        for rule, exempt in self._first:
+            if m.type not in exempt:
+                why = rule(t, m)
+                if why:
+                    return rule.clause, why  # type: ignore[attr-defined]
+        entry = self._entries.get(self._key(m))
+        if entry is None:
+            return self._refusal(m)
+        for rule in entry.rules:
+            why = rule(t, m)
+            if why:
+                return rule.clause, why  # type: ignore[attr-defined]
+        return None
+
+    def _key(self, m: Move) -> Key:
+        return (m.type, self.roles[m.src] if m.src >= 0 else None, self.roles[m.dst] if m.dst >= 0 else None)
+
+    def _refusal(self, m: Move) -> tuple[str, str]:
+        clause = self.book.refusal.get(m.type) or next(iter(self.book.refusal.values()), "?")
+        if m.src >= 0 and m.dst >= 0:
+            a, b = self.layout.names[m.src], self.layout.names[m.dst]
+            return clause, f"no rule lets a card go from {a} ({self.roles[m.src]}) to {b} ({self.roles[m.dst]})"
+        if m.type not in {k[0] for k in self._entries}:
+            return clause, f"this game has no '{m.type}' move"
+        return clause, f"a '{m.type}' move needs a source and a target"
+
+    def candidates(self, t: Table) -> Iterator[Move]:
+        """Every move worth checking: each allowed kind, each source with cards, each target."""
+        for key, entry in self._entries.items():
+            if entry.candidates is not None:
+                yield from entry.candidates(t)
+                continue
+            mtype, sr, dr = key
+            if sr is None:
+                yield Move(mtype)
+                continue
+            for src in self.by_role.get(sr, ()):
+                if not t.piles[src]:
+                    continue
+                if dr is None:
+                    yield Move(mtype, src)
+                    continue
+                for dst in self.by_role.get(dr, ()):
+                    if dst != src:
+                        yield Move(mtype, src, dst)
+
+    def legal_moves(self, t: Table) -> list[Move]:
+        return [m for m in self.candidates(t) if self.violation(t, m) is None]
+
+    def any_legal(self, t: Table, exclude: frozenset[str] = frozenset()) -> bool:
+        return any(self.violation(t, m) is None for m in self.candidates(t) if m.type not in exclude)
+
+    def perform(self, t: Table, m: Move) -> None:
+        """Carry out ``m`` without checking it (the fast path)."""
+        entry = self._entries[self._key(m)]
+        (entry.perform or transfer)(t, m)
+        for eff in entry.after:
+            eff(t, m)
+        t.ply += 1
+
+    def is_won(self, t: Table) -> bool:
+        return sum(len(t.piles[f]) for f in self.foundations) == C.DECK_SIZE
+
+
+def transfer(t: Table, m: Move) -> None:
+    """Move the top ``m.count`` cards of ``m.src`` onto ``m.dst``; a foundation takes its suit from its base."""
+    src = t.piles[m.src]
+    moved = src[-m.count:]
+    del src[-m.count:]
+    t.piles[m.dst].extend(moved)
+    if t.fsuit[m.dst] < 0 and t.game.roles[m.dst] == FOUNDATION:
+        t.fsuit[m.dst] = C.suit_of(moved[0])
+
+
+Outcome = str  # "won" | "lost" | "unfinished"
+
+
+class Table:
+    """What lies on the table: every container's cards (bottom first) and the game's counters."""
+
+    __slots__ = ("game", "piles", "fsuit", "passes", "rounds", "vars", "ply")
+
+    def __init__(self, game: Game, piles: list[list[int]], fsuit: list[int], passes: int, rounds: int,
+                 vars: dict[str, Any], ply: int = 0) -> None:
+        self.game = game
+        self.piles = piles  #: cards of each container, bottom first; the stock's next card is last
+        self.fsuit = fsuit  #: suit of each foundation (-1: not yet known)
+        self.passes = passes  #: which pass through the deck this is (1 = the first deal)
+        self.rounds = rounds  #: rounds dealt in this pass
+        self.vars = vars  #: game-specific state
+        self.ply = ply  #: moves made
+
+    def copy(self) -> Table:
+        return Table(self.game, [list(p) for p in self.piles], list(self.fsuit), self.passes, self.rounds,
+                     dict(self.vars), self.ply)
+
+    # ------------------------------------------------------------- queries
+
+    def top(self, i: int) -> int:
+        """Top card of container ``i``, or -1 when it is empty."""
+        p = self.piles[i]
+        return p[-1] if p else -1
+
+    def name(self, i: int) -> str:
+        return self.game.layout.names[i]
+
+    def legal_moves(self) -> list[Move]:
+        return self.game.legal_moves(self)
+
+    def violation(self, m: Move) -> tuple[str, str] | None:
+        return self.game.violation(self, m)
+
+    def is_won(self) -> bool:
+        return self.game.is_won(self)
+
+    def outcome(self) -> Outcome:
+        """``won``; ``lost`` when no legal move is left; else ``unfinished``."""
+        if self.is_won():
+            return "won"
+        return "unfinished" if self.game.any_legal(self) else "lost"
+
+    # ------------------------------------------------------------- changes
+
+    def apply(self, m: Move) -> None:
+        """Check ``m`` and carry it out.
+
+        Raises :class:`IllegalMove` (with the clause ID) when the rules forbid it and
+        :class:`MoveMismatch` when ``m.card`` is given and is not the card moved.
+        """
+        bad = self.game.violation(self, m)
+        if bad is not None:
+            raise IllegalMove(bad[0], bad[1], m)
+        if m.card >= 0 and m.src >= 0:
+            pile = self.piles[m.src]
+            actual = pile[-m.count] if len(pile) >= m.count else -1
+            if actual != m.card:
+                raise MoveMismatch(
+                    f"the move names {C.code(m.card)} but the card moved from {self.name(m.src)} "
+                    f"is {C.code(actual) if actual >= 0 else 'nothing'}"
+                )
+        self.game.perform(self, m)
+
+    def push(self, m: Move) -> None:
+        """Carry out ``m`` without checking it (for a caller that took it from :meth:`legal_moves`)."""
+        self.game.perform(self, m)
+
+    # ------------------------------------------------------------- views
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as plain data: every container by name (bottom card first), counters, game state."""
+        lay = self.game.layout
+        piles = {}
+        for i, n in enumerate(lay.names):
+            cards = self.piles[i][::-1] if i == self.game.stock else self.piles[i]
+            piles[n] = [C.code(c) for c in cards]
+        found = {lay.names[f]: (C.SUITS[self.fsuit[f]] if self.fsuit[f] >= 0 else None)
+                 for f in self.game.foundations}
+        return {
+            "game": self.game.id,
+            "variants": sorted(self.game.variants),
+            "rulings": dict(sorted(self.game.rulings.items())),
+            "pass": self.passes,
+            "rounds_dealt": self.rounds,
+            "moves_made": self.ply,
+            "piles": piles,
+            "foundation_suits": found,
+            "state": {k: _plain(v) for k, v in sorted(self.vars.items())},
+        }
+
+    def key(self) -> tuple:
+        """A hashable summary of the position (for search)."""
+        return (tuple(tuple(p) for p in self.piles), tuple(self.fsuit), self.passes,
+                tuple(sorted((k, _hashable(v)) for k, v in self.vars.items())))
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    return v
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, (set, frozenset)):
+        return frozenset(v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    return v
+
+
+def parse_move_names(game: Game, mtype: str, src: str | None, dst: str | None) -> Move:
+    """Turn pile names into a :class:`Move` (raises :class:`UnknownName` for unknown piles)."""
+    lay = game.layout
+    return Move(mtype, lay.index(src) if src is not None else -1, lay.index(dst) if dst is not None else -1)
+
+
+__all__ = ["Game", "Table", "Move", "RuleBook", "Setup", "transfer", "UnknownName"]

@@ -1,0 +1,117 @@
+"""The clause registry: which function implements which clause.
+
+A rule function declares its clauses with a decorator::
+
+    @rule("zk-8")
+    def side_piles_play_only_to_their_row(table, move): ...
+
+The decorator records the function (dotted name, source file and lines) and
+returns it unchanged, so a rule costs nothing extra when it runs.  The
+validator reads the clause from the function when a move breaks it; the site,
+``replay trace`` and ``replay coverage`` read the same records.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Literal, TypeVar
+
+F = TypeVar("F", bound=Callable[..., object])
+Kind = Literal["rule", "effect", "setup", "procedure"]
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """One function and the clauses it implements."""
+
+    name: str  #: dotted name, e.g. ``replay.games.zwarta_kolumna.side_piles_play_only_to_their_row``
+    clauses: tuple[str, ...]
+    kind: Kind
+    file: str  #: path relative to the project root
+    line: int
+    end_line: int
+    summary: str  #: first line of the docstring
+
+    @property
+    def module(self) -> str:
+        return self.name.rsplit(".", 1)[0]
+
+
+@dataclass(frozen=True)
+class Excuse:
+    """A normative clause deliberately left without an implementing function, and why."""
+
+    clause: str
+    reason: str
+    module: str
+
+
+_REGISTRY: dict[str, Implementation] = {}
+_EXCUSES: dict[str, Excuse] = {}
+
+
+def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
+    """Record that the decorated function implements ``clauses`` (the first is cited on violation)."""
+    if not clauses:
+        raise TypeError("implements() needs at least one clause ID")
+
+    def decorate(fn: F) -> F:
+        src = inspect.getsourcefile(fn) or "?"
+        lines, start = inspect.getsourcelines(fn)
+        try:
+            rel = str(Path(src).resolve().relative_to(_ROOT))
+        except ValueError:
+            rel = src
+        name = f"{fn.__module__}.{fn.__qualname__}"
+        doc = inspect.getdoc(fn) or ""
+        _REGISTRY[name] = Implementation(
+            name=name, clauses=tuple(clauses), kind=kind, file=rel, line=start,
+            end_line=start + len(lines) - 1, summary=doc.splitlines()[0] if doc else "",
+        )
+        fn.clause = clauses[0]  # type: ignore[attr-defined]
+        fn.clauses = tuple(clauses)  # type: ignore[attr-defined]
+        return fn
+
+    return decorate
+
+
+def rule(*clauses: str) -> Callable[[F], F]:
+    """A legality check: ``(table, move) -> None`` when allowed, else the reason as a string."""
+    return implements(*clauses, kind="rule")
+
+
+def effect(*clauses: str) -> Callable[[F], F]:
+    """Something the rules make happen after a move (a refill, a deal)."""
+    return implements(*clauses, kind="effect")
+
+
+def procedure(*clauses: str) -> Callable[[F], F]:
+    """A setup or dealing procedure (how the table is laid out)."""
+    return implements(*clauses, kind="procedure")
+
+
+def excuse(clause: str, reason: str, module: str) -> None:
+    """Declare that ``clause`` is deliberately not implemented by any function, and why."""
+    _EXCUSES[clause] = Excuse(clause, reason, module)
+
+
+def implementations() -> dict[str, Implementation]:
+    """Every registered function by dotted name (import :mod:`replay.games` first)."""
+    return dict(_REGISTRY)
+
+
+def excuses() -> dict[str, Excuse]:
+    return dict(_EXCUSES)
+
+
+def by_clause() -> dict[str, list[Implementation]]:
+    """Clause ID -> the functions that implement it, in registration order."""
+    out: dict[str, list[Implementation]] = {}
+    for impl in _REGISTRY.values():
+        for c in impl.clauses:
+            out.setdefault(c, []).append(impl)
+    return out
