@@ -39,7 +39,7 @@ class Move:
     count: int = 1
 
 
-Rule = Callable[["Table", Move], "str | None"]
+Rule = Callable[["Table", Move], "str | tuple[str, str] | None"]
 Effect = Callable[["Table", Move], None]
 Key = tuple[str, "str | None", "str | None"]
 
@@ -123,6 +123,12 @@ class Game:
         for i, r in enumerate(self.roles):
             self.by_role.setdefault(r, ())
             self.by_role[r] += (i,)
+        n = len(self.roles)
+        self.fbase = [-1] * n  #: base rank of each foundation (-1 for other containers)
+        self.fdir = [0] * n  #: +1 building up, -1 building down
+        for f in self.foundations:
+            self.fbase[f] = setup.layout.base_rank(f)
+            self.fdir[f] = setup.layout.direction(f)
         self._entries = setup.book.entries
         self._first = setup.book.first
 
@@ -175,19 +181,23 @@ class Game:
     # ------------------------------------------------------------------ moves
 
     def violation(self, t: Table, m: Move) -> tuple[str, str] | None:
-        """``(clause, reason)`` of the first rule ``m`` breaks, or None when it is legal."""
+        """``(clause, reason)`` of the first rule ``m`` breaks, or None when it is legal.
+
+        A rule returns None when it allows the move, else the reason; it may return
+        ``(clause, reason)`` to cite another of its clauses than the first.
+        """
         for rule, exempt in self._first:
             if m.type not in exempt:
                 why = rule(t, m)
                 if why:
-                    return rule.clause, why  # type: ignore[attr-defined]
+                    return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
         entry = self._entries.get(self._key(m))
         if entry is None:
             return self._refusal(m)
         for rule in entry.rules:
             why = rule(t, m)
             if why:
-                return rule.clause, why  # type: ignore[attr-defined]
+                return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
         return None
 
     def _key(self, m: Move) -> Key:
@@ -342,7 +352,7 @@ class Table:
             "moves_made": self.ply,
             "piles": piles,
             "foundation_suits": found,
-            "state": {k: _plain(v) for k, v in sorted(self.vars.items())},
+            "state": {k: _plain(v) for k, v in sorted(self.vars.items()) if not k.startswith("_")},
         }
 
     def key(self) -> tuple:

@@ -1,0 +1,78 @@
+"""Table mechanics shared by games: building on foundations, dealing rounds, gathering piles.
+
+These helpers name no clause; a game's rule functions call them and cite their own text.
+"""
+
+from __future__ import annotations
+
+from replay.engine import cards as C
+from replay.engine.game import Table
+
+
+def fits_foundation(t: Table, f: int, card: int) -> bool:
+    """Whether ``card`` may go on foundation ``f``: its base on an empty one, else next in suit and direction."""
+    pile = t.piles[f]
+    if not pile:
+        if C.rank_of(card) != t.game.fbase[f]:
+            return False
+        suit = t.fsuit[f]
+        return suit < 0 or suit == C.suit_of(card)
+    top = pile[-1]
+    return (top & 3) == (card & 3) and (card >> 2) == (top >> 2) + t.game.fdir[f]
+
+
+def next_in_suit(under: int, over: int) -> bool:
+    """``over`` is one rank above or below ``under`` in the same suit."""
+    return (under & 3) == (over & 3) and abs((under >> 2) - (over >> 2)) == 1
+
+
+def next_any_suit(under: int, over: int) -> bool:
+    """``over`` is one rank above or below ``under``, whatever the suits."""
+    return abs((under >> 2) - (over >> 2)) == 1
+
+
+def one_below_in_suit(under: int, over: int) -> bool:
+    """``over`` is one rank below ``under`` in the same suit (a descending marriage)."""
+    return (under & 3) == (over & 3) and (over >> 2) == (under >> 2) - 1
+
+
+def one_below_any_suit(under: int, over: int) -> bool:
+    return (over >> 2) == (under >> 2) - 1
+
+
+def deal_round(t: Table, order: tuple[int, ...], per_pile: int = 1) -> int:
+    """Deal from the stock onto the piles in ``order`` (``per_pile`` cards each) until it runs out.
+
+    Returns how many cards were dealt; counts the round.
+    """
+    stock = t.piles[t.game.stock]
+    dealt = 0
+    for i in order:
+        for _ in range(per_pile):
+            if not stock:
+                break
+            t.piles[i].append(stock.pop())
+            dealt += 1
+    t.rounds += 1
+    return dealt
+
+
+def gather(t: Table, order: tuple[int, ...], bottom_first: bool) -> None:
+    """Take up the piles in ``order`` into a new stock and begin the next pass.
+
+    With ``bottom_first`` each pile's bottom card is dealt first (the piles stacked in order and
+    turned face down); otherwise each pile is dealt from its top card down.
+    """
+    new: list[int] = []
+    for i in order:
+        pile = t.piles[i]
+        new.extend(pile if bottom_first else reversed(pile))
+        pile.clear()
+    stock = t.piles[t.game.stock]
+    stock[:0] = reversed(new)  # the stock's next card is its last element
+    t.passes += 1
+    t.rounds = 0
+
+
+def stock_empty(t: Table) -> bool:
+    return not t.piles[t.game.stock]

@@ -1,0 +1,302 @@
+"""exiles: the first game of text 003, of which only the end survives.
+
+Cards are dealt in rows of thirteen onto packets numbered 1-13, counting
+1 to 13 along each row; a card whose value equals its number is exiled face
+down and replaced by the next card of the pack.  When everything is dealt,
+the top cards of the packets are played to the foundations.  When nothing
+more can be played, the top exile goes under the packet of its own number,
+then the top card of that packet under the packet of *its* number, and so on
+until a card is freed for a foundation.  When the exiles are used up, the
+packets are gathered and dealt again, once.
+
+The beginning of the game (its foundations, its rules I and III) is lost;
+every gap is filled by a ruling or a resolved entry of the register.
+"""
+
+from __future__ import annotations
+
+from replay.corpus.loader import Corpus
+from replay.engine import cards as C
+from replay.engine.common import fits_foundation, gather, stock_empty
+from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
+from replay.engine.registry import effect, procedure, rule
+
+ID = "exiles"
+VARIANTS: tuple[str, ...] = ()
+RULINGS = {
+    "foundations": ("aces-and-kings", "eight-aces"),
+    "reversal": ("one-card", "unlimited"),
+    "replacement-number": ("same", "next"),
+    "redeals": ("one", "two"),
+    "play-during-deal": ("after", "during"),
+}
+ROW = 13
+NO_PLAY_TYPES = frozenset({"deal", "redeal", "tuck"})
+
+
+def combination_problem(variants: frozenset[str]) -> str | None:
+    return None
+
+
+# ----------------------------------------------------------------------------- dealing
+
+
+@procedure("ex-1", "ex-2", "ex-3", "ex-4", "ex-5")
+def deal_a_row_counting_one_to_thirteen(t: Table, m: Move) -> None:
+    """Deal a row onto packets 1-13, counting; a card whose value is its number is exiled and replaced.
+
+    Jacks count eleven, queens twelve, kings thirteen.  The replacement comes from the pack and is
+    examined against the same number (ruling replacement-number = same) or placed unexamined (next).
+    """
+    stock = t.piles[t.game.stock]
+    exiles = t.piles[t.game.options["exiles"]]
+    recheck = t.game.options["recheck_replacement"]
+    for number, packet in enumerate(t.game.options["packets"], start=1):
+        if not stock:
+            break
+        card = stock.pop()
+        while C.value_of(card) == number:
+            exiles.append(card)
+            if not stock:
+                card = -1  # the pack ran out on a match: the place stays empty
+                break
+            card = stock.pop()
+            if not recheck:
+                break
+        if card >= 0:
+            t.piles[packet].append(card)
+    t.rounds += 1
+
+
+@rule("ex-4", "ex-6")
+def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
+    """The deal goes on, row after row, until all the cards are laid out."""
+    return None if t.piles[t.game.stock] else "all the cards are laid out"
+
+
+@rule("ex-6")
+def play_begins_when_all_cards_are_laid_out(t: Table, m: Move) -> str | None:
+    """(ruling play-during-deal = after) Having laid out all the cards, one examines the packets and plays."""
+    if t.game.options["play_after_deal"] and m.type not in ("deal",) and not stock_empty(t):
+        return "play begins when all the cards are laid out"
+    return None
+
+
+@rule("ex-12")
+def gather_when_the_exiles_are_out(t: Table, m: Move) -> str | None:
+    """After all the exiles are used, the packets are taken up in order and dealt a second time."""
+    if not stock_empty(t):
+        return "the cards are not all laid out"
+    if t.piles[t.game.options["exiles"]]:
+        return "exiles remain to be played"
+    if t.passes >= t.game.options["passes"]:
+        return "the packets are dealt a second time only (ruling redeals)"
+    return None
+
+
+@procedure("ex-12")
+def take_up_the_packets_in_order(t: Table, m: Move) -> None:
+    """Packets 1 to 13, each from its bottom card, make the new pack (the lost rule III)."""
+    gather(t, t.game.options["packets"], bottom_first=True)
+    t.vars["chain"] = None
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+@rule("ex-6")
+def only_top_cards_are_played(t: Table, m: Move) -> str | None:
+    """Only the top card of a packet (the lost rule I) or of the exiles can be played."""
+    return None if t.piles[m.src] else f"{t.name(m.src)} is empty"
+
+
+@rule("ex-6", "ex-13")
+def foundations_follow_in_suit(t: Table, m: Move) -> str | None:
+    """Suitable cards go onto the foundations: the base of its kind, then in suit and sequence."""
+    card = t.piles[m.src][-1]
+    if fits_foundation(t, m.dst, card):
+        return None
+    top = t.top(m.dst)
+    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
+
+
+@rule("ex-6")
+def one_foundation_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
+    """(ruling foundations = aces-and-kings) Four aces and four kings, one of each suit."""
+    if t.piles[m.dst]:
+        return None
+    card = t.piles[m.src][-1]
+    for f in t.game.foundations:
+        if f != m.dst and t.game.fbase[f] == t.game.fbase[m.dst] and t.fsuit[f] == C.suit_of(card):
+            return f"{t.name(f)} is already the foundation of {C.SUIT_NAMES[C.suit_of(card)]} of this kind"
+    return None
+
+
+@rule("ex-7")
+def a_space_takes_a_card_from_the_packets(t: Table, m: Move) -> str | None:
+    """An empty place takes a card from the packets; nothing is built on a packet."""
+    if t.piles[m.dst]:
+        return f"{t.name(m.dst)} is not empty; cards are not built on the packets"
+    return None
+
+
+@rule("ex-8")
+def exiles_wait_until_nothing_can_be_played(t: Table, m: Move) -> str | None:
+    """The exiles are taken only when no more cards can be played to the foundations."""
+    if _foundation_play_exists(t):
+        return "a card can still be played to a foundation"
+    if t.vars.get("chain") is not None:
+        return "the travelling cards have not yet freed a card"
+    return None
+
+
+@rule("ex-8")
+def an_exile_that_fits_goes_to_its_foundation(t: Table, m: Move) -> str | None:
+    """If the exile suits a foundation it is played there instead of going under a packet."""
+    card = t.piles[m.src][-1]
+    if any(fits_foundation(t, f, card) and _base_allowed(t, f, card) for f in t.game.foundations):
+        return f"{C.code(card)} suits a foundation and is played there"
+    return None
+
+
+@rule("ex-8", "ex-9", "ex-10")
+def a_card_goes_under_the_packet_of_its_number(t: Table, m: Move) -> str | None:
+    """A five goes under the fifth packet, a queen under the twelfth, and so on."""
+    card = t.piles[m.src][-1]
+    want = t.game.options["packets"][C.value_of(card) - 1]
+    if m.dst != want:
+        return f"{C.code(card)} goes under packet {C.value_of(card)} ({t.name(want)}), not {t.name(m.dst)}"
+    return None
+
+
+@rule("ex-10")
+def the_chain_continues_from_the_same_packet(t: Table, m: Move) -> str | None:
+    """Next, the top card of that same packet travels, until a card for a foundation is freed."""
+    chain = t.vars.get("chain")
+    if chain is None:
+        return "no card is travelling: take the next exile"
+    if t.name(m.src) != chain:
+        return f"the top card of {chain} travels next"
+    if _foundation_play_exists(t):
+        return "a card has been freed: play it"
+    return None
+
+
+@rule("ex-10")
+def a_travelling_chain_is_followed_to_its_end(t: Table, m: Move) -> str | None:
+    """While cards are travelling and nothing is freed, the chain goes on before anything else."""
+    if t.vars.get("chain") is not None and m.type != "tuck" and not _foundation_play_exists(t):
+        return f"the chain of travelling cards goes on from {t.vars['chain']}"
+    return None
+
+
+@procedure("ex-8", "ex-10")
+def put_under_the_packet(t: Table, m: Move) -> None:
+    """Take the top card of the source and put it under the packet of its number."""
+    card = t.piles[m.src].pop()
+    t.piles[m.dst].insert(0, card)
+
+
+@effect("ex-10", "ex-11")
+def follow_the_chain(t: Table, m: Move) -> None:
+    """The chain goes on from the packet just added to, unless it has come round to where it was."""
+    seen = t.vars.setdefault("_seen", [])
+    if m.src == t.game.options["exiles"]:
+        seen.clear()
+    position = hash(tuple(tuple(t.piles[p]) for p in t.game.options["packets"]))
+    if position in seen:
+        t.vars["chain"] = None  # the chain has come round: it can free nothing (amb-ex-chain-loop)
+        seen.clear()
+        return
+    seen.append(position)
+    t.vars["chain"] = t.name(m.dst)
+
+
+@effect("ex-11")
+def a_freed_card_ends_the_chain(t: Table, m: Move) -> None:
+    """Once a card is played, the travelling is over; the next exile is taken when play stops again."""
+    t.vars["chain"] = None
+    t.vars["_seen"] = []
+
+
+@rule("ex-13")
+def one_card_from_ascending_to_descending(t: Table, m: Move) -> str | None:
+    """In good time, one card may be changed from the ascending to the descending order of its suit."""
+    if t.game.fdir[m.src] != 1 or t.game.fdir[m.dst] != -1:
+        return "a card is changed only from an ascending to a descending foundation"
+    if t.game.options["one_reversal"] and t.vars.get("reversed", 0) >= 1:
+        return "only one card may be changed from ascending to descending order"
+    card = t.piles[m.src][-1]
+    if not t.piles[m.dst] or not fits_foundation(t, m.dst, card):
+        return f"{C.code(card)} does not follow on {t.name(m.dst)}"
+    return None
+
+
+@effect("ex-13")
+def count_the_change(t: Table, m: Move) -> None:
+    t.vars["reversed"] = t.vars.get("reversed", 0) + 1
+
+
+# ----------------------------------------------------------------------------- assembly
+
+
+def _base_allowed(t: Table, f: int, card: int) -> bool:
+    if t.piles[f] or not t.game.options["one_of_each"]:
+        return True
+    return not any(g != f and t.game.fbase[g] == t.game.fbase[f] and t.fsuit[g] == C.suit_of(card)
+                   for g in t.game.foundations)
+
+
+def _foundation_play_exists(t: Table) -> bool:
+    for p in t.game.options["packets"]:
+        pile = t.piles[p]
+        if pile:
+            card = pile[-1]
+            for f in t.game.foundations:
+                if fits_foundation(t, f, card) and _base_allowed(t, f, card):
+                    return True
+    return False
+
+
+def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["foundations"])
+    layout = Layout.from_spec(spec)
+    one_of_each = readings["foundations"] == "aces-and-kings"
+    options = {
+        "packets": layout.order("deal"),
+        "exiles": layout.single(RESERVE),
+        "recheck_replacement": readings["replacement-number"] == "same",
+        "play_after_deal": readings["play-during-deal"] == "after",
+        "passes": 2 if readings["redeals"] == "one" else 3,
+        "one_reversal": readings["reversal"] == "one-card",
+        "one_of_each": one_of_each,
+    }
+    book = RuleBook(layout)
+    book.before_every_move(play_begins_when_all_cards_are_laid_out, except_types=("deal",))
+    book.before_every_move(a_travelling_chain_is_followed_to_its_end, except_types=("tuck",))
+    book.allow("deal", rules=[deal_while_the_pack_lasts], perform=deal_a_row_counting_one_to_thirteen)
+    book.allow("redeal", rules=[gather_when_the_exiles_are_out], perform=take_up_the_packets_in_order)
+    to_foundation = [only_top_cards_are_played, foundations_follow_in_suit]
+    if one_of_each:
+        to_foundation.append(one_foundation_of_each_suit_per_kind)
+    book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=[a_freed_card_ends_the_chain])
+    book.allow("move", RESERVE, FOUNDATION, [exiles_wait_until_nothing_can_be_played] + to_foundation,
+               after=[a_freed_card_ends_the_chain])
+    book.allow("move", TABLEAU, TABLEAU, [only_top_cards_are_played, a_space_takes_a_card_from_the_packets])
+    book.allow("move", FOUNDATION, FOUNDATION, [only_top_cards_are_played, one_card_from_ascending_to_descending],
+               after=[count_the_change])
+    book.allow("tuck", RESERVE, TABLEAU,
+               [only_top_cards_are_played, exiles_wait_until_nothing_can_be_played,
+                an_exile_that_fits_goes_to_its_foundation, a_card_goes_under_the_packet_of_its_number],
+               perform=put_under_the_packet, after=[follow_the_chain])
+    book.allow("tuck", TABLEAU, TABLEAU,
+               [only_top_cards_are_played, the_chain_continues_from_the_same_packet,
+                a_card_goes_under_the_packet_of_its_number],
+               perform=put_under_the_packet, after=[follow_the_chain])
+    book.refuse_others("move", "ex-6")
+    book.refuse_others("tuck", "ex-8")
+    book.refuse_others("deal", "ex-4")
+    book.refuse_others("redeal", "ex-12")
+    return Setup(layout=layout, book=book, max_passes=options["passes"], options=options,
+                 vars={"chain": None, "_seen": [], "reversed": 0})

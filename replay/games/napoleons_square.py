@@ -1,0 +1,208 @@
+"""napoleons-square: Napoleon's Square, the second game of text 003 (rules I-III).
+
+Two packs.  Twelve packets of four cards form three sides of a square; the
+eight aces are the foundations and go up in suit to the kings (rule III).
+Only the top cards of the packets are available (rule I); marriages are made
+downward on the square.  A space left by a whole packet may take one card
+from the talon or the pack, when the player chooses (rule II).  The Russian
+text breaks off before the play of the pack; from Cadogan's English it is
+turned one card at a time onto the talon, and there is no re-deal (see
+``amb-ns-talon-to-square`` and the register).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from replay.corpus.loader import Corpus
+from replay.engine import cards as C
+from replay.engine.common import deal_round, fits_foundation, one_below_any_suit, one_below_in_suit
+from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
+from replay.engine.registry import excuse, procedure, rule
+
+ID = "napoleons-square"
+VARIANTS: tuple[str, ...] = ()
+RULINGS = {
+    "marriage-suit": ("in-suit", "any-suit"),
+    "sequence-moves": ("single-card", "whole-sequence"),
+    "space-fill": ("talon-or-pack", "any-card"),
+    "talon-to-square": ("allowed", "forbidden"),
+}
+PACKET = 4
+
+excuse("ns-3", "Information only: the whole square may be looked at; a log and every snapshot show all cards.", __name__)
+
+
+def combination_problem(variants: frozenset[str]) -> str | None:
+    return None
+
+
+# ----------------------------------------------------------------------------- dealing
+
+
+@procedure("ns-7")
+def deal_twelve_packets_of_four(t: Table, m: Move) -> None:
+    """Twelve packets of four cards each, dealt four together, forming three sides of a square."""
+    deal_round(t, t.game.options["packets"], per_pile=PACKET)
+
+
+@procedure("ns-4")
+def turn_the_next_card_onto_the_talon(t: Table, m: Move) -> None:
+    """The pack is played out one card at a time onto the talon (Cadogan; the Russian text breaks off)."""
+    stock = t.piles[t.game.stock]
+    t.piles[t.game.options["talon"]].append(stock.pop())
+    t.rounds += 1
+
+
+def deal(t: Table, m: Move) -> None:
+    (deal_twelve_packets_of_four if t.rounds == 0 else turn_the_next_card_onto_the_talon)(t, m)
+
+
+@rule("ns-7", "ns-4")
+def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
+    """The square is dealt first; then the pack is turned a card at a time until it is out."""
+    if not t.piles[t.game.stock]:
+        return ("ns-4", "the pack is out; there is no re-deal")
+    return None
+
+
+@rule("ns-7")
+def the_square_is_dealt_first(t: Table, m: Move) -> str | None:
+    """Nothing is played before the twelve packets are dealt."""
+    return None if t.rounds else "the square has not been dealt yet"
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+@rule("ns-1", "ns-2")
+def only_top_cards_are_available(t: Table, m: Move) -> str | None:
+    """Only the top cards of the packets are available; taking them off releases the cards beneath."""
+    pile = t.piles[m.src]
+    if len(pile) < m.count:
+        return f"{t.name(m.src)} has {len(pile)} card(s)"
+    return None
+
+
+@rule("ns-8", "ns-6", "ns-9", "ns-10")
+def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> str | None:
+    """Aces are played to their place as they appear; every suitable card follows in suit up to the king."""
+    if m.count != 1:
+        return "cards go to the foundations one at a time"
+    card = t.piles[m.src][-1]
+    if fits_foundation(t, m.dst, card):
+        return None
+    top = t.top(m.dst)
+    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty: aces only'})"
+
+
+@rule("ns-11", "ns-1")
+def marriages_descend_on_the_square(t: Table, m: Move) -> str | None:
+    """Marriages are made in descending order (in suit, by the meaning of "marriage") with the square's cards."""
+    under = t.top(m.dst)
+    if under < 0:
+        return None  # a space: rule II
+    moving = t.piles[m.src][-m.count:]
+    if not t.game.options["marries"](under, moving[0]):
+        return (f"{C.code(moving[0])} is not one below {C.code(under)}"
+                f"{' in suit' if t.game.options['in_suit'] else ''}")
+    return None
+
+
+@rule("ns-11", "ns-1")
+def a_moved_sequence_is_a_marriage(t: Table, m: Move) -> str | None:
+    """(ruling sequence-moves) Several cards move together only as a descending married sequence."""
+    if m.count == 1:
+        return None
+    if not t.game.options["sequences"]:
+        return ("ns-1", "only the top card of a packet is available; cards move one at a time")
+    seq = t.piles[m.src][-m.count:]
+    marries = t.game.options["marries"]
+    for a, b in zip(seq, seq[1:]):
+        if not marries(a, b):
+            return f"{' '.join(C.code(c) for c in seq)} is not a married sequence"
+    return None
+
+
+@rule("ns-4", "ns-5")
+def a_space_takes_one_card_from_talon_or_pack(t: Table, m: Move) -> str | None:
+    """Rule II: a space left by a whole packet takes one card of the talon or the pack, when the player chooses."""
+    if t.piles[m.dst]:
+        return None
+    if m.count != 1 and not t.game.options["space_any"]:
+        return "a space takes one card"
+    if t.game.roles[m.src] in (WASTE, STOCK) or t.game.options["space_any"]:
+        return None
+    return "a space in the square is filled from the talon or the pack, not from the square"
+
+
+@rule("ns-4")
+def the_pack_only_fills_spaces(t: Table, m: Move) -> str | None:
+    """A card goes straight from the pack only into a space (rule II); otherwise it is turned onto the talon."""
+    if t.piles[m.dst]:
+        return "a card of the pack goes to the talon first; only a space takes it directly"
+    return None
+
+
+@rule("ns-11")
+def talon_cards_marry_onto_the_square(t: Table, m: Move) -> str | None:
+    """(ruling talon-to-square) Whether the talon's top card may be married onto a packet of the square."""
+    if t.piles[m.dst] and not t.game.options["talon_marries"]:
+        return "under this ruling only the square's own cards are married"
+    return None
+
+
+# ----------------------------------------------------------------------------- assembly
+
+
+def _square_moves(t: Table) -> Iterator[Move]:
+    """Candidates within the square: every top run that could move, onto every other packet."""
+    packets = t.game.options["packets"]
+    longest = 1
+    for src in packets:
+        pile = t.piles[src]
+        if not pile:
+            continue
+        if t.game.options["sequences"]:
+            longest = 1
+            marries = t.game.options["marries"]
+            while longest < len(pile) and marries(pile[-longest - 1], pile[-longest]):
+                longest += 1
+        for count in range(1, longest + 1):
+            for dst in packets:
+                if dst != src:
+                    yield Move("move", src, dst, count=count)
+
+
+def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+    spec = next(s for s in corpus.layouts.values() if s.game == ID)
+    layout = Layout.from_spec(spec)
+    in_suit = readings["marriage-suit"] == "in-suit"
+    options = {
+        "packets": layout.order("deal"),
+        "talon": layout.single(WASTE),
+        "in_suit": in_suit,
+        "marries": one_below_in_suit if in_suit else one_below_any_suit,
+        "sequences": readings["sequence-moves"] == "whole-sequence",
+        "space_any": readings["space-fill"] == "any-card",
+        "talon_marries": readings["talon-to-square"] == "allowed",
+    }
+    book = RuleBook(layout)
+    book.allow("deal", rules=[deal_while_the_pack_lasts], perform=deal)
+    for src in (TABLEAU, WASTE):
+        book.allow("move", src, FOUNDATION,
+                   [the_square_is_dealt_first, only_top_cards_are_available, aces_found_and_suits_follow_up_to_the_kings])
+    book.allow("move", TABLEAU, TABLEAU,
+               [the_square_is_dealt_first, only_top_cards_are_available, a_moved_sequence_is_a_marriage,
+                a_space_takes_one_card_from_talon_or_pack, marriages_descend_on_the_square],
+               candidates=_square_moves)
+    book.allow("move", WASTE, TABLEAU,
+               [the_square_is_dealt_first, only_top_cards_are_available, a_space_takes_one_card_from_talon_or_pack,
+                talon_cards_marry_onto_the_square, marriages_descend_on_the_square])
+    book.allow("move", STOCK, TABLEAU,
+               [the_square_is_dealt_first, only_top_cards_are_available, the_pack_only_fills_spaces,
+                a_space_takes_one_card_from_talon_or_pack])
+    book.refuse_others("move", "ns-1")
+    book.refuse_others("deal", "ns-7")
+    return Setup(layout=layout, book=book, max_passes=1, options=options)

@@ -1,0 +1,228 @@
+"""printex-frame: the frame patience of text 000 (PRINTEX).
+
+Two packs.  Four aces and four kings are laid out as foundations; a frame of
+piles with four numbered corners is dealt round them.  Corner cards may go to
+any foundation, the others only to a foundation in their own row or column.
+After each deal of sixteen the player makes what moves they can; when the
+deck is out the piles are gathered and dealt again; three deals in all.
+
+The shape of the frame and the place of each foundation stood in the lost
+figure: they are the layouts and arrangements the rulings ``frame`` and
+``foundation-arrangement`` select (see the register, ``amb-pf-frame``).
+"""
+
+from __future__ import annotations
+
+from replay.corpus.loader import Corpus
+from replay.engine import cards as C
+from replay.engine.common import deal_round, fits_foundation, gather, next_any_suit, next_in_suit, stock_empty
+from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.layout import FOUNDATION, TABLEAU, Layout
+from replay.engine.registry import effect, procedure, rule
+
+ID = "printex-frame"
+VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
+#: the readings of each ruling this module turns into behaviour (checked against the register)
+RULINGS = {
+    "frame": ("rect-16", "square-16", "square-20"),
+    "foundation-arrangement": ("alternating", "suit-columns"),
+    "corner-refill": ("when-empty", "every-card"),
+    "deal-timing": ("player-choice", "when-stuck"),
+    "gather-order": ("piles-bottom-first", "piles-top-first"),
+    "third-layout": ("third-pass", "third-round"),
+    "build-suit": ("in-suit", "any-suit"),
+}
+PASSES = 3
+
+
+def combination_problem(variants: frozenset[str]) -> str | None:
+    """Both variants may be played together; nothing to refuse."""
+    return None
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+@procedure("pf-1", "pf-2", "pf-3")
+def take_out_the_bases(layout: Layout, arrangement: str) -> dict[int, int]:
+    """Two full packs; an ace and a king of each suit, red and black interleaved, are the foundations.
+
+    The arrangement (which suit lies where) is the reading of ``foundation-arrangement``.
+    """
+    return {f: C.make(layout.base_rank(f), suit) for f, suit in layout.arrangement(arrangement).items()}
+
+
+# ----------------------------------------------------------------------------- dealing
+
+
+@procedure("pf-5", "pf-6", "pf-15", "pf-18")
+def deal_sixteen_on_the_same_positions(t: Table, m: Move) -> None:
+    """The corners 1-4 first, then the sides from corner 1 to 2, 2 to 3, 3 to 4 and 4 to 1.
+
+    Later deals cover the same positions, the cards already there and the places left empty.
+    """
+    order = t.game.options["first_deal"] if t.rounds == 0 else t.game.options["later_deal"]
+    deal_round(t, order)
+
+
+@rule("pf-18")
+def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
+    """We deal "to the end of the deck": no deal from an empty stock."""
+    return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
+
+
+@rule("pf-15", "pf-19")
+def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
+    """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
+    if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
+        return "a move is still possible; under this ruling every possible move comes before the next deal"
+    return None
+
+
+@rule("pf-19", "pf-20")
+def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
+    """The piles are gathered after all cards are dealt, and the deck is laid out three times at most."""
+    if not stock_empty(t):
+        return "the deck is not yet dealt out"
+    if t.passes >= PASSES:
+        return ("pf-20", "three layouts of the deck are all the game allows")
+    return None
+
+
+@procedure("pf-19")
+def gather_in_dealing_order_without_shuffling(t: Table, m: Move) -> None:
+    """The remaining cards are taken up in the order of dealing and laid out again, unshuffled."""
+    gather(t, t.game.options["gather"], t.game.options["bottom_first"])
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+@rule("pf-7", "pf-17")
+def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
+    """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes."""
+    if not t.piles[m.src]:
+        return f"{t.name(m.src)} is empty"
+    return None
+
+
+@rule("pf-4", "pf-16")
+def foundations_build_in_suit(t: Table, m: Move) -> str | None:
+    """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
+    card = t.piles[m.src][-1]
+    if fits_foundation(t, m.dst, card):
+        return None
+    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({_describe_foundation(t, m.dst)})"
+
+
+@rule("pf-10", "pf-8", "pf-9", "pf-11", "pf-12")
+def position_decides_which_foundations_a_card_reaches(t: Table, m: Move) -> str | None:
+    """Corner cards 1-4 go to any foundation; the others only to one in their own row or column."""
+    if t.game.options["reach"][m.src][m.dst]:
+        return None
+    return (f"{t.name(m.src)} is not a corner and does not lie in the row or column of {t.name(m.dst)}")
+
+
+@rule("pf-21", "pf-10")
+def any_pile_plays_after_the_third_deal(t: Table, m: Move) -> str | None:
+    """(variant) After the third laying-out of the deck, cards may go to the foundations from any pile."""
+    if stock_empty(t) and t.passes >= PASSES:
+        return None
+    why = position_decides_which_foundations_a_card_reaches(t, m)
+    return ("pf-10", why) if why else None
+
+
+@rule("pf-22")
+def build_only_after_the_third_layout(t: Table, m: Move) -> str | None:
+    """(variant cztery kąty) Building on the table is allowed only after the third laying-out."""
+    if t.game.options["third_layout"](t):
+        return None
+    return "building on the table is allowed only after the third laying-out"
+
+
+@rule("pf-22")
+def build_one_card_on_another_up_or_down(t: Table, m: Move) -> str | None:
+    """(variant cztery kąty) One playable card onto another, one rank up or down (in suit, by ruling)."""
+    under = t.top(m.dst)
+    if under < 0:
+        return f"{t.name(m.dst)} is empty: a card goes onto another card, not into a space"
+    card = t.piles[m.src][-1]
+    if t.game.options["builds"](under, card):
+        return None
+    return f"{C.code(card)} is not one rank above or below {C.code(under)}{t.game.options['build_note']}"
+
+
+@effect("pf-13", "pf-14")
+def corners_are_replaced_from_the_deck(t: Table, m: Move) -> None:
+    """A corner card that is moved is replaced by the next card of the deck; other piles are not."""
+    if m.src not in t.game.options["corners"]:
+        return
+    stock = t.piles[t.game.stock]
+    if stock and (t.game.options["refill_every_card"] or not t.piles[m.src]):
+        t.piles[m.src].append(stock.pop())
+
+
+# ----------------------------------------------------------------------------- assembly
+
+
+def _describe_foundation(t: Table, f: int) -> str:
+    top = t.top(f)
+    return f"top {C.code(top)}" if top >= 0 else "empty"
+
+
+def _third_pass_dealt(t: Table) -> bool:
+    return t.passes >= PASSES and stock_empty(t)
+
+
+def _third_round_dealt(t: Table) -> bool:
+    return t.rounds >= 3
+
+
+def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+    """The table and rule book of one instance of the game."""
+    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["frame"])
+    layout = Layout.from_spec(spec)
+    corners = layout.corners()
+    found = layout.foundations
+    n = len(layout.names)
+    reach = [[False] * n for _ in range(n)]
+    for p in layout.tableau:
+        for f in found:
+            reach[p][f] = p in corners or layout.in_line(p, f)
+    in_suit = readings["build-suit"] == "in-suit"
+    options = {
+        "first_deal": layout.order("deal"),
+        "later_deal": layout.order("later_deal"),
+        "gather": layout.order("gather"),
+        "bottom_first": readings["gather-order"] == "piles-bottom-first",
+        "corners": corners,
+        "reach": reach,
+        "refill_every_card": readings["corner-refill"] == "every-card",
+        "third_layout": _third_pass_dealt if readings["third-layout"] == "third-pass" else _third_round_dealt,
+        "builds": next_in_suit if in_suit else next_any_suit,
+        "build_note": " of the same suit" if in_suit else "",
+    }
+
+    book = RuleBook(layout)
+    deal_rules = [deal_only_while_the_deck_lasts]
+    redeal_rules = [gather_only_when_the_deck_is_out]
+    if readings["deal-timing"] == "when-stuck":
+        deal_rules.append(deal_only_when_no_move_remains)
+        redeal_rules.append(deal_only_when_no_move_remains)
+    book.allow("deal", rules=deal_rules, perform=deal_sixteen_on_the_same_positions)
+    book.allow("redeal", rules=redeal_rules, perform=gather_in_dealing_order_without_shuffling)
+    reach_rule = (any_pile_plays_after_the_third_deal if "any-pile-after-third-deal" in variants
+                  else position_decides_which_foundations_a_card_reaches)
+    book.allow("move", TABLEAU, FOUNDATION,
+               [only_the_top_card_is_playable, foundations_build_in_suit, reach_rule],
+               after=[corners_are_replaced_from_the_deck])
+    if "cztery-katy" in variants:
+        book.allow("move", TABLEAU, TABLEAU,
+                   [only_the_top_card_is_playable, build_only_after_the_third_layout,
+                    build_one_card_on_another_up_or_down],
+                   after=[corners_are_replaced_from_the_deck])
+    book.refuse_others("move", "pf-8")
+    book.refuse_others("deal", "pf-15")
+    book.refuse_others("redeal", "pf-19")
+    return Setup(layout=layout, book=book, bases=take_out_the_bases(layout, readings["foundation-arrangement"]),
+                 max_passes=PASSES, options=options)

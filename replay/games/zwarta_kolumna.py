@@ -1,0 +1,315 @@
+"""zwarta-kolumna: "Zwarta kolumna" of text 001, Lady Cadogan's Four Corners.
+
+Two packs.  Four aces and four kings lie in the middle; twelve piles are
+dealt round them in the order of the lost figure.  Cards at the corners
+(positions 1, 6, 7, 12) may go to any foundation, the others only to a
+foundation in their own row.  Places freed by moves are not refilled; the
+next twelve cards cover the same positions.  Once the whole deck is dealt,
+playable cards may be built on one another in suit, up or down.  The piles
+are gathered from position 1 to 12 and dealt again; three deals in all.
+
+Variants: ``fill-from-any-pile``, ``chaldejski`` (ace and king of a suit in
+one row), ``gotycki-zamek`` (bases placed during the deal) and
+``cztery-katy`` (bases placed from anywhere, each replaced from a corner).
+"""
+
+from __future__ import annotations
+
+from replay.corpus.loader import Corpus
+from replay.engine import cards as C
+from replay.engine.common import deal_round, fits_foundation, gather, next_in_suit, stock_empty
+from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.layout import FOUNDATION, TABLEAU, Layout
+from replay.engine.registry import effect, procedure, rule
+
+ID = "zwarta-kolumna"
+VARIANTS = ("fill-from-any-pile", "chaldejski", "gotycki-zamek", "cztery-katy")
+RULINGS = {
+    "deal-order": ("columns-down", "snake"),
+    "side-reach": ("row", "adjacent"),
+    "after-deal": ("restricted", "unrestricted"),
+    "deal-timing": ("player-choice", "when-stuck"),
+    "gather-order": ("piles-bottom-first", "piles-top-first"),
+    "building-from": ("each-pass", "last-pass"),
+    "base-placement": ("by-position", "anywhere"),
+    "replacement": ("always", "if-empty"),
+}
+PASSES = 3
+DEFERRED_BASES = frozenset({"gotycki-zamek", "cztery-katy"})
+
+
+def combination_problem(variants: frozenset[str]) -> str | None:
+    """Refuse gotycki-zamek with cztery-katy: cztery kąty "also" defers the bases and then places them otherwise."""
+    if DEFERRED_BASES <= variants:
+        return ("gotycki-zamek and cztery-katy cannot be combined: cztery kąty already places the bases during "
+                "the deal (“także”, zk-22) and lets them come from anywhere, where gotycki zamek keeps the "
+                "other rules identical (zk-21)")
+    return None
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+@procedure("zk-2", "zk-3", "zk-4", "zk-18")
+def take_out_the_bases(layout: Layout, arrangement: str) -> dict[int, int]:
+    """Two packs; four aces and four kings of different suits, red and black interleaved, laid face up.
+
+    In the chaldejski variant the ace and the king of each suit lie in one row (arrangement ``chaldejski``).
+    """
+    return {f: C.make(layout.base_rank(f), suit) for f, suit in layout.arrangement(arrangement).items()}
+
+
+@procedure("zk-19", "zk-20", "zk-22")
+def leave_the_bases_in_the_deck() -> dict[int, int]:
+    """(gotycki zamek, cztery kąty) The foundation cards are not taken out first but placed during the deal."""
+    return {}
+
+
+# ----------------------------------------------------------------------------- dealing
+
+
+@procedure("zk-6", "zk-10", "zk-13")
+def deal_twelve_in_the_order_of_the_figure(t: Table, m: Move) -> None:
+    """Twelve cards, one on each position 1-12 in the order of the figure, covering what lies there."""
+    deal_round(t, t.game.options["deal"])
+
+
+@rule("zk-13")
+def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
+    """We deal twelve at a time "to the end of the deck"."""
+    return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
+
+
+@rule("zk-10", "zk-11", "zk-15")
+def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
+    """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
+    if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
+        return "a move is still possible; under this ruling every possible move comes before the next deal"
+    return None
+
+
+@rule("zk-15", "zk-16")
+def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
+    """The piles are gathered after the deck is dealt out; it is laid out three times at most."""
+    if not stock_empty(t):
+        return "the deck is not yet dealt out"
+    if t.passes >= PASSES:
+        return ("zk-16", "three layouts of the deck are all the game allows")
+    return None
+
+
+@procedure("zk-15")
+def gather_from_pile_1_to_pile_12(t: Table, m: Move) -> None:
+    """The remaining cards are taken up from the pile at position 1 to that at 12 and dealt again unshuffled."""
+    gather(t, t.game.options["gather"], t.game.options["bottom_first"])
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+@rule("zk-12")
+def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
+    """When the top card of a pile is moved, the one beneath may be moved too."""
+    if not t.piles[m.src]:
+        return f"{t.name(m.src)} is empty"
+    return None
+
+
+@rule("zk-5", "zk-3")
+def foundations_build_in_suit(t: Table, m: Move) -> str | None:
+    """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
+    card = t.piles[m.src][-1]
+    if fits_foundation(t, m.dst, card):
+        return None
+    top = t.top(m.dst)
+    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
+
+
+@rule("zk-8", "zk-7")
+def corners_reach_every_foundation_others_only_their_row(t: Table, m: Move) -> str | None:
+    """Cards at positions 1, 6, 7, 12 may go to any foundation; others only to one in their horizontal row."""
+    if t.game.options["reach"][m.src][m.dst]:
+        return None
+    if t.game.options["unrestricted_when_dealt"] and stock_empty(t):
+        return None
+    return f"{t.name(m.src)} is not a corner and {t.name(m.dst)} is not in its row"
+
+
+@rule("zk-19", "zk-3", "zk-20")
+def one_base_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
+    """(bases placed during the deal) The four aces, and the four kings, are of different suits."""
+    if t.piles[m.dst]:
+        return None
+    card = t.piles[m.src][-1]
+    kind = t.game.fbase[m.dst]
+    for f in t.game.foundations:
+        if f != m.dst and t.game.fbase[f] == kind and t.fsuit[f] == C.suit_of(card):
+            return f"there is already a foundation of {C.SUIT_NAMES[C.suit_of(card)]} of this kind on {t.name(f)}"
+    return None
+
+
+@rule("zk-18")
+def ace_and_king_of_a_suit_share_a_row(t: Table, m: Move) -> str | None:
+    """(chaldejski) The ace and the king of one suit lie in one horizontal row."""
+    if t.piles[m.dst]:
+        return None
+    card = t.piles[m.src][-1]
+    for f in t.game.options["row_partner"].get(m.dst, ()):
+        if t.fsuit[f] >= 0 and t.fsuit[f] != C.suit_of(card):
+            return f"{t.name(m.dst)} shares its row with {t.name(f)}, a foundation of another suit"
+    return None
+
+
+@rule("zk-22", "zk-8")
+def bases_come_from_anywhere(t: Table, m: Move) -> str | None:
+    """(cztery kąty) Base cards are placed regardless of where they lie; other cards keep to zk-7 and zk-8."""
+    if not t.piles[m.dst]:
+        return None
+    why = corners_reach_every_foundation_others_only_their_row(t, m)
+    return ("zk-8", why) if why else None
+
+
+@rule("zk-9", "zk-17")
+def freed_places_are_not_refilled(t: Table, m: Move) -> str | None:
+    """Places freed by moves are not filled (unless the fill-from-any-pile variant allows it)."""
+    if t.piles[m.dst]:
+        return None
+    if "fill-from-any-pile" in t.game.variants:
+        return None
+    return f"{t.name(m.dst)} is a freed place, and freed places are not refilled"
+
+
+@rule("zk-14")
+def building_waits_for_the_whole_deck(t: Table, m: Move) -> str | None:
+    """Playable cards may be put on one another only after the whole deck has been dealt."""
+    if not t.piles[m.dst]:
+        return None  # filling a space is a different rule
+    if not stock_empty(t):
+        return "cards may be built on one another only once the whole deck is dealt"
+    if t.game.options["build_last_pass_only"] and t.passes < PASSES:
+        return "under this ruling cards are built on one another only after the third laying-out"
+    return None
+
+
+@rule("zk-14")
+def build_in_suit_up_or_down(t: Table, m: Move) -> str | None:
+    """One playable card onto another of the same suit, one rank up or down, in any order."""
+    under = t.top(m.dst)
+    if under < 0:
+        return None
+    card = t.piles[m.src][-1]
+    if next_in_suit(under, card):
+        return None
+    return f"{C.code(card)} is not the next card up or down in suit on {C.code(under)}"
+
+
+@effect("zk-23")
+def a_moved_base_is_replaced_from_a_corner(t: Table, m: Move) -> None:
+    """(cztery kąty) A base card moved to the foundations is replaced by the top card of a corner pile."""
+    if len(t.piles[m.dst]) != 1:
+        return  # not a base card
+    if t.game.options["replace_if_empty_only"] and t.piles[m.src]:
+        return
+    if any(t.piles[c] for c in t.game.options["corners"] if c != m.src):
+        t.vars["replace"] = t.name(m.src)
+
+
+@rule("zk-23")
+def a_pending_replacement_comes_first(t: Table, m: Move) -> str | None:
+    """(cztery kąty) Once a base card has been taken, its place is refilled before anything else."""
+    if t.vars.get("replace") and m.type != "fill":
+        return f"the base card taken from {t.vars['replace']} must first be replaced from a corner pile"
+    return None
+
+
+@rule("zk-23")
+def replacement_is_the_top_of_another_corner(t: Table, m: Move) -> str | None:
+    """(cztery kąty) The replacement is taken from the top of one of the four corner piles."""
+    pending = t.vars.get("replace")
+    if not pending:
+        return "there is no base card to replace"
+    if t.name(m.dst) != pending:
+        return f"the place to refill is {pending}"
+    if m.src not in t.game.options["corners"] or m.src == m.dst:
+        return f"{t.name(m.src)} is not another corner pile"
+    if not t.piles[m.src]:
+        return f"{t.name(m.src)} is empty"
+    return None
+
+
+@effect("zk-23")
+def the_replacement_is_made(t: Table, m: Move) -> None:
+    """(cztery kąty) The refilled place is no longer owed a card."""
+    t.vars["replace"] = None
+
+
+# ----------------------------------------------------------------------------- assembly
+
+
+def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+    """The table and rule book of one instance of the game."""
+    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["deal-order"])
+    layout = Layout.from_spec(spec)
+    corners = layout.corners()
+    found = layout.foundations
+    n = len(layout.names)
+    reach = [[False] * n for _ in range(n)]
+    near = layout.adjacent if readings["side-reach"] == "adjacent" else layout.same_row
+    for p in layout.tableau:
+        for f in found:
+            reach[p][f] = p in corners or near(p, f)
+    row_partner = {f: tuple(g for g in found if g != f and layout.same_row(f, g)) for f in found}
+    options = {
+        "deal": layout.order("deal"),
+        "gather": layout.order("gather"),
+        "bottom_first": readings["gather-order"] == "piles-bottom-first",
+        "corners": corners,
+        "reach": reach,
+        "row_partner": row_partner,
+        "unrestricted_when_dealt": readings["after-deal"] == "unrestricted",
+        "build_last_pass_only": readings["building-from"] == "last-pass",
+        "replace_if_empty_only": readings["replacement"] == "if-empty",
+    }
+
+    book = RuleBook(layout)
+    deal_rules = [deal_only_while_the_deck_lasts]
+    redeal_rules = [gather_only_when_the_deck_is_out]
+    if readings["deal-timing"] == "when-stuck":
+        deal_rules.append(deal_only_when_no_move_remains)
+        redeal_rules.append(deal_only_when_no_move_remains)
+    book.allow("deal", rules=deal_rules, perform=deal_twelve_in_the_order_of_the_figure)
+    book.allow("redeal", rules=redeal_rules, perform=gather_from_pile_1_to_pile_12)
+
+    to_foundation = [only_the_top_card_is_playable, foundations_build_in_suit]
+    after_foundation = []
+    deferred = bool(variants & DEFERRED_BASES)
+    if "cztery-katy" in variants:
+        to_foundation.append(bases_come_from_anywhere)
+        after_foundation.append(a_moved_base_is_replaced_from_a_corner)
+    elif "gotycki-zamek" in variants and readings["base-placement"] == "anywhere":
+        to_foundation.append(bases_come_from_anywhere)
+    else:
+        to_foundation.append(corners_reach_every_foundation_others_only_their_row)
+    if deferred:
+        to_foundation.append(one_base_of_each_suit_per_kind)
+        if "chaldejski" in variants:
+            to_foundation.append(ace_and_king_of_a_suit_share_a_row)
+    book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=after_foundation)
+    book.allow("move", TABLEAU, TABLEAU,
+               [only_the_top_card_is_playable, freed_places_are_not_refilled, building_waits_for_the_whole_deck,
+                build_in_suit_up_or_down])
+    if "cztery-katy" in variants:
+        book.allow("fill", TABLEAU, TABLEAU, [replacement_is_the_top_of_another_corner],
+                   after=[the_replacement_is_made])
+        book.before_every_move(a_pending_replacement_comes_first, except_types=("fill",))
+    book.refuse_others("move", "zk-8")
+    book.refuse_others("deal", "zk-10")
+    book.refuse_others("redeal", "zk-15")
+    book.refuse_others("fill", "zk-23")
+
+    if deferred:
+        bases = leave_the_bases_in_the_deck()
+    else:
+        bases = take_out_the_bases(layout, "chaldejski" if "chaldejski" in variants else "alternating")
+    return Setup(layout=layout, book=book, bases=bases, max_passes=PASSES, options=options,
+                 vars={"replace": None} if "cztery-katy" in variants else {})
