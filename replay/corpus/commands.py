@@ -33,5 +33,42 @@ def corpus_lock() -> None:
     typer.echo(f"added {len(added)} clause ID(s)" + (f": {', '.join(added)}" if added else ""))
 
 
+@corpus_app.command("export")
+def corpus_export(
+    format: str = typer.Option("tei", "--format", help="Export format (tei: TEI P5 XML, one file per text)."),
+    out: str = typer.Option("build/tei", "--out", "-o", help="Directory to write into."),
+) -> None:
+    """Export the corpus: one TEI P5 document per text (clauses as seg, OCR repairs as sic/corr, …)."""
+    from pathlib import Path
+
+    from replay.corpus.loader import load
+    from replay.corpus.tei import export
+
+    if format != "tei":
+        typer.echo(f"replay: unknown export format {format!r} (known: tei)", err=True)
+        raise typer.Exit(2)
+    try:
+        paths = export(load(), Path(out))
+    except OSError as e:
+        typer.echo(f"replay: cannot write to {out}: {e.strerror}", err=True)
+        raise typer.Exit(2) from None
+    for p in paths:
+        typer.echo(str(p))
+
+
+@corpus_app.command("schema")
+def corpus_schema(
+    out: str = typer.Option("", "--out", "-o", help="Directory (default: the corpus's schema/ folder)."),
+) -> None:
+    """Write the JSON Schemas of the corpus files (generated from the pydantic models)."""
+    from pathlib import Path
+
+    from replay.corpus.loader import corpus_dir
+    from replay.corpus.schema import write_schemas
+
+    for p in write_schemas(Path(out) if out else corpus_dir() / "schema"):
+        typer.echo(str(p))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(corpus_app, name="corpus")

@@ -179,6 +179,9 @@ class Reading(Strict):
     id: Slug
     summary: str
     detail: str | None = None
+    selectable: bool = Field(
+        True, description="False for a reading recorded for completeness that no log can select (say why in detail)."
+    )
 
 
 AmbiguityCategory = Literal[
@@ -213,10 +216,12 @@ class Ambiguity(Strict):
             raise ValueError(f"{self.id}: reading IDs repeat")
         if self.default not in ids:
             raise ValueError(f"{self.id}: default {self.default!r} is not one of the readings {ids}")
+        if not next(r for r in self.readings if r.id == self.default).selectable:
+            raise ValueError(f"{self.id}: the default reading must be selectable")
         if (self.status == "ruling") != (self.ruling is not None):
             raise ValueError(f"{self.id}: status 'ruling' and a ruling name go together")
-        if self.ruling is not None and len(ids) < 2:
-            raise ValueError(f"{self.id}: a ruling needs at least two readings")
+        if self.ruling is not None and sum(r.selectable for r in self.readings) < 2:
+            raise ValueError(f"{self.id}: a ruling needs at least two selectable readings")
         return self
 
 

@@ -28,7 +28,7 @@ _ROOT = Path(__file__).resolve().parents[2]
 class Implementation:
     """One function and the clauses it implements."""
 
-    name: str  #: dotted name, e.g. ``replay.games.zwarta_kolumna.side_piles_play_only_to_their_row``
+    name: str  #: dotted name, e.g. ``replay.games.<module>.<function>``
     clauses: tuple[str, ...]
     kind: Kind
     file: str  #: path relative to the project root

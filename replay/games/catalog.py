@@ -50,7 +50,7 @@ def rulings_for(game_id: str) -> dict[str, Ruling]:
         if amb.ruling:
             out[amb.ruling] = Ruling(
                 name=amb.ruling,
-                readings=tuple(r.id for r in amb.readings),
+                readings=tuple(r.id for r in amb.readings if r.selectable),
                 default=amb.default,
                 ambiguity=amb.id,
                 title=amb.title,

@@ -235,6 +235,7 @@ def one_card_from_ascending_to_descending(t: Table, m: Move) -> str | None:
 
 @effect("ex-13")
 def count_the_change(t: Table, m: Move) -> None:
+    """Count the cards changed from ascending to descending order."""
     t.vars["reversed"] = t.vars.get("reversed", 0) + 1
 
 

@@ -246,6 +246,30 @@ def the_replacement_is_made(t: Table, m: Move) -> None:
 # ----------------------------------------------------------------------------- assembly
 
 
+@procedure("zk-21", "zk-19", "zk-22")
+def rules_for_moves_to_the_foundations(variants: frozenset[str], readings: dict[str, str]) -> tuple[list, list]:
+    """The rules a move to a foundation must pass, and what follows it, in each variant.
+
+    Gotycki zamek keeps every other rule of the game (zk-21): only the bases' placement is added;
+    cztery kąty lets bases come from anywhere and has each replaced from a corner.
+    """
+    rules = [only_the_top_card_is_playable, foundations_build_in_suit]
+    after = []
+    if "cztery-katy" in variants:
+        rules.append(bases_come_from_anywhere)
+        after.append(a_moved_base_is_replaced_from_a_corner)
+    elif "gotycki-zamek" in variants and readings["base-placement"] == "anywhere":
+        rules.append(bases_come_from_anywhere)
+    else:
+        rules.append(corners_reach_every_foundation_others_only_their_row)
+    if variants & DEFERRED_BASES:
+        rules.append(one_base_of_each_suit_per_kind)
+        if "chaldejski" in variants:
+            rules.append(ace_and_king_of_a_suit_share_a_row)
+    return rules, after
+
+
+
 def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
     """The table and rule book of one instance of the game."""
     spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["deal-order"])
@@ -280,20 +304,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.allow("deal", rules=deal_rules, perform=deal_twelve_in_the_order_of_the_figure)
     book.allow("redeal", rules=redeal_rules, perform=gather_from_pile_1_to_pile_12)
 
-    to_foundation = [only_the_top_card_is_playable, foundations_build_in_suit]
-    after_foundation = []
-    deferred = bool(variants & DEFERRED_BASES)
-    if "cztery-katy" in variants:
-        to_foundation.append(bases_come_from_anywhere)
-        after_foundation.append(a_moved_base_is_replaced_from_a_corner)
-    elif "gotycki-zamek" in variants and readings["base-placement"] == "anywhere":
-        to_foundation.append(bases_come_from_anywhere)
-    else:
-        to_foundation.append(corners_reach_every_foundation_others_only_their_row)
-    if deferred:
-        to_foundation.append(one_base_of_each_suit_per_kind)
-        if "chaldejski" in variants:
-            to_foundation.append(ace_and_king_of_a_suit_share_a_row)
+    to_foundation, after_foundation = rules_for_moves_to_the_foundations(variants, readings)
     book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=after_foundation)
     book.allow("move", TABLEAU, TABLEAU,
                [only_the_top_card_is_playable, freed_places_are_not_refilled, building_waits_for_the_whole_deck,
@@ -307,7 +318,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.refuse_others("redeal", "zk-15")
     book.refuse_others("fill", "zk-23")
 
-    if deferred:
+    if variants & DEFERRED_BASES:
         bases = leave_the_bases_in_the_deck()
     else:
         bases = take_out_the_bases(layout, "chaldejski" if "chaldejski" in variants else "alternating")

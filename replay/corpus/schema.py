@@ -1,0 +1,35 @@
+"""JSON Schemas of the corpus files, generated from the models (published in corpus/schema/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from replay.corpus import models as M
+
+#: schema file name -> the model of one such corpus file
+FILES: dict[str, type[BaseModel]] = {
+    "text.schema.json": M.Text,
+    "game.schema.json": M.GameInfo,
+    "clauses.schema.json": M.ClausesFile,
+    "clause-ids.schema.json": M.ClauseLockFile,
+    "ambiguities.schema.json": M.AmbiguitiesFile,
+    "glossary.schema.json": M.GlossaryFile,
+    "layout.schema.json": M.LayoutSpec,
+}
+
+
+def schema_text(model: type[BaseModel]) -> str:
+    return json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def write_schemas(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, model in FILES.items():
+        path = out / name
+        path.write_text(schema_text(model), encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,88 @@
+"""Shared test helpers: build a table holding exactly the cards a test needs."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.engine import cards as C
+from replay.engine.game import Game, Move, Table
+from replay.games import create
+
+
+def table_with(
+    game: Game,
+    piles: dict[str, list[str]] | None = None,
+    *,
+    foundations: dict[str, list[str]] | None = None,
+    stock: list[str] | None = None,
+    passes: int = 1,
+    rounds: int = 1,
+    vars: dict | None = None,
+) -> Table:
+    """A table of ``game`` whose non-foundation containers hold only the listed cards (bottom first).
+
+    ``foundations`` replaces the named foundations (bottom first); ``stock`` lists the stock in
+    dealing order (first card dealt first).  Other foundations keep their bases, if the game lays any.
+    """
+    t = game.new_table(game.deck_from_seed(0))
+    for i, role in enumerate(game.roles):
+        if role != "foundation":
+            t.piles[i] = []
+    for name, cards in (piles or {}).items():
+        t.piles[game.layout.index(name)] = [C.parse(c) for c in cards]
+    for name, cards in (foundations or {}).items():
+        f = game.layout.index(name)
+        t.piles[f] = [C.parse(c) for c in cards]
+        t.fsuit[f] = C.suit_of(t.piles[f][0]) if cards else -1
+    if stock is not None:
+        t.piles[game.stock] = [C.parse(c) for c in reversed(stock)]
+    t.passes, t.rounds = passes, rounds
+    t.vars.update(vars or {})
+    return t
+
+
+def mv(game: Game, type: str = "move", src: str | None = None, dst: str | None = None, count: int = 1) -> Move:
+    lay = game.layout
+    return Move(type, lay.index(src) if src else -1, lay.index(dst) if dst else -1, count=count)
+
+
+def cited(t: Table, m: Move) -> str | None:
+    """The clause the move breaks, or None when it is legal (and then it is in the legal-move list)."""
+    bad = t.violation(m)
+    if bad is None:
+        assert any((x.type, x.src, x.dst, x.count) == (m.type, m.src, m.dst, m.count) for x in t.legal_moves())
+        return None
+    return bad[0]
+
+
+def foundation(game: Game, t: Table, code: str) -> str:
+    """Name of the foundation whose base card is ``code`` (e.g. ``"KH"``)."""
+    card = C.parse(code)
+    for f in game.foundations:
+        if t.piles[f] and t.piles[f][0] == card:
+            return game.layout.names[f]
+    raise LookupError(code)
+
+
+def top_codes(t: Table, name: str) -> list[str]:
+    return [C.code(c) for c in t.piles[t.game.layout.index(name)]]
+
+
+@pytest.fixture
+def pf() -> Game:
+    return create("printex-frame")
+
+
+@pytest.fixture
+def zk() -> Game:
+    return create("zwarta-kolumna")
+
+
+@pytest.fixture
+def ns() -> Game:
+    return create("napoleons-square")
+
+
+@pytest.fixture
+def ex() -> Game:
+    return create("exiles")

@@ -1,0 +1,188 @@
+"""The corpus: byte-for-byte sources, clause spans, the ID lock, schemas and the TEI export."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from replay.cli import app
+from replay.corpus.checks import check_corpus
+from replay.corpus.loader import corpus_dir, load
+from replay.corpus.schema import FILES, schema_text
+from replay.corpus.tei import TEI_NS, tei_document
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load()
+
+
+def copy_corpus(tmp_path: Path) -> Path:
+    dst = tmp_path / "corpus"
+    shutil.copytree(corpus_dir(), dst)
+    return dst
+
+
+def test_sources_are_the_seeds_byte_for_byte(corpus):
+    if not SEEDS.is_dir():
+        pytest.skip("../shared/seeds is not beside this checkout")
+    for text in corpus.texts.values():
+        name = Path(text.file).name
+        assert (corpus.root / text.file).read_bytes() == (SEEDS / name).read_bytes(), name
+
+
+def test_recorded_checksums_and_sizes_match(corpus):
+    for text in corpus.texts.values():
+        raw = (corpus.root / text.file).read_bytes()
+        assert hashlib.sha256(raw).hexdigest() == text.sha256
+        assert len(raw) == text.size
+
+
+def test_a_changed_byte_is_reported(tmp_path):
+    root = copy_corpus(tmp_path)
+    src = next((root / "sources").glob("001_*.txt"))
+    raw = bytearray(src.read_bytes())
+    raw[20] ^= 0x01
+    src.write_bytes(bytes(raw))
+    assert any("SHA-256" in p.message for p in check_corpus(root))
+
+
+def test_the_corpus_check_passes():
+    problems = check_corpus()
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def test_spans_and_the_gaps_between_them_reproduce_each_text_exactly(corpus):
+    for tid, src in corpus.sources.items():
+        pieces = sorted((s, e) for c in corpus.clause_files[tid].clauses for s, e in c.spans)
+        rebuilt, pos = [], 0
+        for s, e in pieces:
+            gap = src[pos:s]
+            assert not re.search(r"\w", gap), f"{tid}: words between clauses: {gap!r}"
+            rebuilt += [gap, src[s:e]]
+            pos = e
+        assert not re.search(r"\w", src[pos:])
+        rebuilt.append(src[pos:])
+        assert "".join(rebuilt) == src
+
+
+def test_clause_ids_are_unique_and_human_readable(corpus):
+    ids = [c.id for cf in corpus.clause_files.values() for c in cf.clauses]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"(pf|zk|ex|ns)-[1-9][0-9]*", i) for i in ids)
+
+
+def test_a_duplicate_clause_id_is_refused(tmp_path):
+    root = copy_corpus(tmp_path)
+    path = root / "clauses" / "001.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("id: zk-3\n", "id: zk-2\n"), encoding="utf-8")
+    problems = check_corpus(root)
+    assert any("zk-2" in str(p) and "twice" in str(p) for p in problems)
+
+
+def test_every_clause_is_in_the_lock_and_no_locked_id_has_moved(corpus):
+    assert corpus.lock is not None
+    assert set(corpus.clauses) <= set(corpus.lock.active)
+    assert not [p for p in check_corpus() if p.file == "clause-ids.yaml"]
+
+
+def _edit_clause(root: Path, text_id: str, clause_id: str, **changes) -> None:
+    path = root / "clauses" / f"{text_id}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["clauses"] = [c for c in data["clauses"] if c["id"] != clause_id or changes]
+    for c in data["clauses"]:
+        if c["id"] == clause_id:
+            c.update(changes)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def test_a_disappearing_id_is_reported(tmp_path):
+    root = copy_corpus(tmp_path)
+    _edit_clause(root, "000", "pf-23")
+    assert any(p.entry == "pf-23" and "disappeared" in p.message for p in check_corpus(root))
+
+
+def test_an_id_moved_to_other_text_is_reported(tmp_path):
+    root = copy_corpus(tmp_path)
+    src = load(root).sources["000"]
+    start = src.index("To są karty podstawowe.")
+    end = start + len("To są karty podstawowe.")
+    # pf-3 and pf-4 swap places is impossible without overlap; move pf-23 onto pf-3's words instead
+    _edit_clause(root, "000", "pf-3", spans=[[start, end - 1]], verbatim=src[start:end - 1])
+    problems = check_corpus(root)
+    assert any(p.entry == "pf-3" and "other text" in p.message for p in problems)
+
+
+def test_published_schemas_match_the_models():
+    for name, model in FILES.items():
+        path = ROOT / "corpus" / "schema" / name
+        assert path.read_text(encoding="utf-8") == schema_text(model), f"{name} is stale: run `replay corpus schema`"
+
+
+def test_tei_export_is_well_formed_and_carries_every_layer(corpus, tmp_path):
+    ns = {"tei": TEI_NS}
+    xid = "{http://www.w3.org/XML/1998/namespace}id"
+    for tid in corpus.texts:
+        path = tmp_path / f"{tid}.xml"
+        tei_document(corpus, tid).write(path, encoding="utf-8", xml_declaration=True)
+        root = ET.parse(path).getroot()  # well-formed
+        ids = {el.get(xid) for el in root.iter(f"{{{TEI_NS}}}seg") if el.get(xid)}
+        assert ids == {c.id for c in corpus.clause_files[tid].clauses}
+        sics = root.findall(".//tei:div[@type='edition']//tei:choice/tei:sic", ns)
+        assert len(sics) == len(corpus.corrections(tid))
+        translated = root.findall(".//tei:div[@type='translation']/tei:seg", ns)
+        assert {s.get("corresp") for s in translated} == {f"#{c}" for c in ids}
+        notes = {n.get(xid) for n in root.findall(".//tei:back//tei:note[@type='ambiguity']", ns)}
+        assert notes == {a.id for a in corpus.ambiguities.values() if corpus.text_id_of_ambiguity(a) == tid}
+        # the edition, with the sic readings, is the verbatim text again
+        edition = root.find(".//tei:div[@type='edition']", ns)
+        text = "".join(_sic_text(edition))
+        assert " ".join(text.split()) == " ".join(corpus.sources[tid].split())
+
+
+def _sic_text(el):
+    if el.tag == f"{{{TEI_NS}}}corr":
+        return
+    if el.text:
+        yield el.text
+    for child in el:
+        yield from _sic_text(child)
+        if child.tail:
+            yield child.tail
+
+
+def test_corpus_check_command_reports_problems_one_per_line(tmp_path, monkeypatch):
+    root = copy_corpus(tmp_path)
+    path = root / "ambiguities" / "000.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("clauses: [pf-19]", "clauses: [pf-99]", 1), encoding="utf-8")
+    monkeypatch.setenv("REPLAY_CORPUS", str(root))
+    result = CliRunner().invoke(app, ["corpus", "check"])
+    assert result.exit_code == 1
+    assert "pf-99" in result.output and "Traceback" not in result.output
+
+
+def test_a_yaml_syntax_error_is_one_clear_line(tmp_path, monkeypatch):
+    root = copy_corpus(tmp_path)
+    (root / "glossary" / "pl.yaml").write_text("terms: [\n  - id: x\n", encoding="utf-8")
+    monkeypatch.setenv("REPLAY_CORPUS", str(root))
+    result = CliRunner().invoke(app, ["corpus", "check"])
+    assert result.exit_code == 1
+    assert "pl.yaml" in result.output and "YAML" in result.output and "Traceback" not in result.output
+
+
+def test_export_command_writes_one_document_per_text(tmp_path):
+    result = CliRunner().invoke(app, ["corpus", "export", "--format", "tei", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["000.tei.xml", "001.tei.xml", "003.tei.xml"]
+    bad = CliRunner().invoke(app, ["corpus", "export", "--format", "pdf"])
+    assert bad.exit_code == 2
