@@ -131,6 +131,7 @@ class Game:
             self.fdir[f] = setup.layout.direction(f)
         self._entries = setup.book.entries
         self._first = setup.book.first
+        self._plan: list[tuple[Entry, Key, list[tuple[int, tuple[Move, ...]]] | None]] | None = None
 
     # ------------------------------------------------------------------ decks
 
@@ -233,10 +234,66 @@ class Game:
                         yield Move(mtype, src, dst)
 
     def legal_moves(self, t: Table) -> list[Move]:
-        return [m for m in self.candidates(t) if self.violation(t, m) is None]
+        """The moves :meth:`violation` allows, in :meth:`candidates` order (a faster equivalent of
+        ``[m for m in self.candidates(t) if self.violation(t, m) is None]``)."""
+        return [m for m, entry in self._checked_candidates(t) if self._allowed(t, m, entry)]
 
     def any_legal(self, t: Table, exclude: frozenset[str] = frozenset()) -> bool:
-        return any(self.violation(t, m) is None for m in self.candidates(t) if m.type not in exclude)
+        return any(self._allowed(t, m, entry) for m, entry in self._checked_candidates(t) if m.type not in exclude)
+
+    # Speed (used by legal_moves/any_legal only; violation() is the reference):
+    # candidate Move objects are made once per game (moves are immutable), and a
+    # candidate's own rules are checked before the rules of before_every_move.
+    # Rules are pure predicates, so the set of legal moves does not depend on the
+    # order in which they are checked; only the clause cited would, and
+    # violation() keeps the documented order for that.
+
+    def _candidate_plan(self) -> list[tuple[Entry, Key, list[tuple[int, tuple[Move, ...]]] | None]]:
+        plan = self._plan
+        if plan is None:
+            plan = []
+            for key, entry in self._entries.items():
+                mtype, sr, dr = key
+                if entry.candidates is not None:
+                    plan.append((entry, key, None))
+                elif sr is None:
+                    plan.append((entry, key, [(-1, (Move(mtype),))]))
+                else:
+                    groups = []
+                    for src in self.by_role.get(sr, ()):
+                        if dr is None:
+                            groups.append((src, (Move(mtype, src),)))
+                        else:
+                            groups.append((src, tuple(Move(mtype, src, dst)
+                                                      for dst in self.by_role.get(dr, ()) if dst != src)))
+                    plan.append((entry, key, groups))
+            self._plan = plan
+        return plan
+
+    def _checked_candidates(self, t: Table) -> Iterator[tuple[Move, Entry | None]]:
+        """The moves of :meth:`candidates`, in the same order, each with its rule-book entry."""
+        piles = t.piles
+        for entry, key, groups in self._candidate_plan():
+            if groups is None:
+                for m in entry.candidates(t):  # type: ignore[misc]
+                    yield m, self._entries.get(self._key(m))
+                continue
+            for src, moves in groups:
+                if src >= 0 and not piles[src]:
+                    continue
+                for m in moves:
+                    yield m, entry
+
+    def _allowed(self, t: Table, m: Move, entry: Entry | None) -> bool:
+        if entry is None or m.count < 1 or (m.src < 0 and m.count != 1):
+            return False
+        for rule in entry.rules:
+            if rule(t, m):
+                return False
+        for rule, exempt in self._first:
+            if m.type not in exempt and rule(t, m):
+                return False
+        return True
 
     def perform(self, t: Table, m: Move) -> None:
         """Carry out ``m`` without checking it (the fast path)."""
