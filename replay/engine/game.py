@@ -185,8 +185,13 @@ class Game:
         """``(clause, reason)`` of the first rule ``m`` breaks, or None when it is legal.
 
         A rule returns None when it allows the move, else the reason; it may return
-        ``(clause, reason)`` to cite another of its clauses than the first.
+        ``(clause, reason)`` to cite another of its clauses than the first.  A malformed count
+        (below one, or other than one on a move that takes no cards from a pile, such as a deal) is
+        refused here, citing the clause the game cites for moves of that type it does not allow.
         """
+        if m.count < 1 or (m.src < 0 and m.count != 1):
+            why = "a move carries at least one card" if m.count < 1 else f"a '{m.type}' move takes no count"
+            return self._refusal(m)[0], why
         for rule, exempt in self._first:
             if m.type not in exempt:
                 why = rule(t, m)

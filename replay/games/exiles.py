@@ -15,6 +15,8 @@ every gap is filled by a ruling or a resolved entry of the register.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import fits_foundation, gather, stock_empty
@@ -108,7 +110,11 @@ def take_up_the_packets_in_order(t: Table, m: Move) -> None:
 @rule("ex-6")
 def only_top_cards_are_played(t: Table, m: Move) -> str | None:
     """Only the top card of a packet (the lost rule I) or of the exiles can be played."""
-    return None if t.piles[m.src] else f"{t.name(m.src)} is empty"
+    if not t.piles[m.src]:
+        return f"{t.name(m.src)} is empty"
+    if m.count != 1:
+        return "only the top card moves: cards move one at a time"
+    return None
 
 
 @rule("ex-6", "ex-13")
@@ -260,6 +266,17 @@ def _foundation_play_exists(t: Table) -> bool:
     return False
 
 
+def _chain_tucks(t: Table) -> Iterator[Move]:
+    """Candidate tucks between packets, a packet onto itself included: when the top card of the
+    travelling packet has that packet's own number it goes under the same packet (ex-10), a move
+    the generic candidates (which skip ``dst == src``) would never offer."""
+    packets = t.game.options["packets"]
+    for src in packets:
+        if t.piles[src]:
+            for dst in packets:
+                yield Move("tuck", src, dst)
+
+
 def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
     spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["foundations"])
     layout = Layout.from_spec(spec)
@@ -294,7 +311,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.allow("tuck", TABLEAU, TABLEAU,
                [only_top_cards_are_played, the_chain_continues_from_the_same_packet,
                 a_card_goes_under_the_packet_of_its_number],
-               perform=put_under_the_packet, after=[follow_the_chain])
+               perform=put_under_the_packet, after=[follow_the_chain], candidates=_chain_tucks)
     book.refuse_others("move", "ex-6")
     book.refuse_others("tuck", "ex-8")
     book.refuse_others("deal", "ex-4")

@@ -82,6 +82,8 @@ def only_top_cards_are_available(t: Table, m: Move) -> str | None:
     pile = t.piles[m.src]
     if len(pile) < m.count:
         return f"{t.name(m.src)} has {len(pile)} card(s)"
+    if m.count != 1 and t.game.roles[m.src] != TABLEAU:
+        return f"only the top card of {t.name(m.src)} is available: it gives one card at a time"
     return None
 
 

@@ -103,6 +103,8 @@ def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes."""
     if not t.piles[m.src]:
         return f"{t.name(m.src)} is empty"
+    if m.count != 1:
+        return "only the top card of a pile is playable: cards move one at a time"
     return None
 
 

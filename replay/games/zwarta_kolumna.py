@@ -82,9 +82,10 @@ def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
 
 @rule("zk-10", "zk-11", "zk-15")
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
-    """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
+    """(ruling deal-timing = when-stuck) The next deal, or the gathering (zk-15), comes after all possible moves."""
     if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
-        return "a move is still possible; under this ruling every possible move comes before the next deal"
+        why = "a move is still possible; under this ruling every possible move comes before the next deal"
+        return ("zk-15", why.replace("next deal", "gathering")) if m.type == "redeal" else why
     return None
 
 
@@ -112,6 +113,8 @@ def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """When the top card of a pile is moved, the one beneath may be moved too."""
     if not t.piles[m.src]:
         return f"{t.name(m.src)} is empty"
+    if m.count != 1:
+        return "only the top card of a pile is playable: cards move one at a time"
     return None
 
 
@@ -234,6 +237,8 @@ def replacement_is_the_top_of_another_corner(t: Table, m: Move) -> str | None:
         return f"{t.name(m.src)} is not another corner pile"
     if not t.piles[m.src]:
         return f"{t.name(m.src)} is empty"
+    if m.count != 1:
+        return "the replacement is one card, from the top of a corner pile"
     return None
 
 
