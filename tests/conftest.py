@@ -86,3 +86,16 @@ def ns() -> Game:
 @pytest.fixture
 def ex() -> Game:
     return create("exiles")
+
+
+def stacked_deck(game: Game, first: list[str]) -> list[int]:
+    """A deck for ``game`` that deals the cards ``first`` first, in that order, then the rest of
+    :meth:`Game.expected_deck` in canonical order (ace of spades upward)."""
+    from collections import Counter
+
+    head = [C.parse(c) for c in first]
+    rest = Counter(game.expected_deck())
+    rest.subtract(head)
+    if any(n < 0 for n in rest.values()):
+        raise ValueError(f"{first} asks for more copies of a card than the deck holds")
+    return head + [card for card in sorted(rest) for _ in range(rest[card])]
