@@ -1,0 +1,360 @@
+"""Which tests show which clauses: a static index of ``@pytest.mark.clause(...)`` tags.
+
+A test shows a clause by carrying the ``clause`` marker with the clause's ID::
+
+    clause = pytest.mark.clause
+
+    @clause("zk-8", "zk-7")
+    def test_side_piles_play_only_to_their_row(zk): ...
+
+The index is built from the test files' syntax trees, without importing or running them,
+so the site and ``replay trace`` can read it cheaply.  Recognised forms:
+
+* ``@pytest.mark.clause("id", …)`` on a test function, a test method or a test class
+  (a class's marks apply to every test in it, nested classes included);
+* the same through an alias: ``clause = pytest.mark.clause``, ``from pytest import mark``
+  (``@mark.clause``), ``import pytest as pt`` (``@pt.mark.clause``), ``m = pytest.mark``
+  (``@m.clause``), and chains of such assignments;
+* ``pytestmark = <mark>`` or ``pytestmark = [<mark>, …]`` at module level (every test of
+  the file) or in a class body (every test of the class);
+* ``pytest.param(…, marks=<mark or list>)`` inside ``parametrize`` (the test it parametrizes);
+* IDs given as string literals, as ``*("a", "b")`` / ``*["a", "b"]``, or as names of
+  module-level string (or tuple/list of strings) constants.
+
+Anything else (IDs computed at run time) is not seen; write the IDs out.  Files that do not
+parse are reported by :func:`unreadable` and otherwise skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+MARKER = "clause"
+#: the shape of a clause ID (``zk-8``); the corpus's own pattern is stricter
+CLAUSE_ID = re.compile(r"^[a-z]+-[0-9]+$")
+
+
+@dataclass(frozen=True, order=True)
+class TestRef:
+    """One test: ``name`` as pytest shows it after ``::`` (``test_x`` or ``TestY::test_x``)."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    file: str  #: path relative to the scanned root's project (posix separators)
+    line: int  #: line of the ``def``
+
+    @property
+    def nodeid(self) -> str:
+        return f"{self.file}::{self.name}"
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def _test_dir(root: Path) -> tuple[Path, Path]:
+    """(directory to scan, base for relative paths).  ``root`` is a project root or a tests directory."""
+    root = Path(root)
+    if root.is_file():
+        return root, root.parent
+    if (root / "tests").is_dir():
+        return root / "tests", root
+    return root, root.parent
+
+
+def find_test_files(root: Path | str) -> list[Path]:
+    """The files pytest would collect by default: ``test_*.py`` and ``*_test.py``."""
+    scan, _ = _test_dir(Path(root))
+    if scan.is_file():
+        return [scan]
+    found = {p for pat in ("test_*.py", "*_test.py") for p in scan.rglob(pat)}
+    return sorted(p for p in found if not any(part.startswith(".") for part in p.relative_to(scan).parts))
+
+
+def unreadable(root: Path | str) -> list[Path]:
+    """Test files that could not be read or parsed (and are therefore missing from the index)."""
+    out = []
+    for path in find_test_files(root):
+        try:
+            ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            out.append(path)
+    return out
+
+
+# ----------------------------------------------------------------------------- one module
+
+
+class _Module:
+    """Resolves marker expressions and constants in one parsed test module."""
+
+    def __init__(self, tree: ast.Module, resolve: Callable[[str], _Module | None] | None = None) -> None:
+        self.pytest_names: set[str] = set()  #: names bound to the pytest module
+        self.mark_names: set[str] = set()  #: names bound to pytest.mark
+        self.clause_names: set[str] = set()  #: names bound to pytest.mark.clause
+        self.constants: dict[str, tuple[str, ...]] = {}
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == "pytest":
+                        self.pytest_names.add(a.asname or "pytest")
+            elif isinstance(node, ast.ImportFrom) and node.module in ("pytest", "_pytest.mark"):
+                for a in node.names:
+                    if a.name == "mark":
+                        self.mark_names.add(a.asname or "mark")
+            elif isinstance(node, ast.ImportFrom) and node.module and resolve is not None:
+                # an alias imported from a helper module of the same tree (e.g. ``from tests.conftest import clause``)
+                other = resolve(node.module)
+                if other is None:
+                    continue
+                for a in node.names:
+                    local = a.asname or a.name
+                    if a.name in other.clause_names:
+                        self.clause_names.add(local)
+                    elif a.name in other.mark_names:
+                        self.mark_names.add(local)
+                    elif a.name in other.pytest_names:
+                        self.pytest_names.add(local)
+                    elif a.name in other.constants:
+                        self.constants[local] = other.constants[a.name]
+        # aliases may be chained (m = pytest.mark; clause = m.clause): iterate to a fixed point
+        changed = True
+        while changed:
+            changed = False
+            for node in tree.body:
+                targets, value = _assignment(node)
+                if value is None:
+                    continue
+                for name in targets:
+                    if self._is_pytest(value) and name not in self.pytest_names:
+                        self.pytest_names.add(name)
+                        changed = True
+                    elif self._is_mark(value) and name not in self.mark_names:
+                        self.mark_names.add(name)
+                        changed = True
+                    elif self._is_clause(value) and name not in self.clause_names:
+                        self.clause_names.add(name)
+                        changed = True
+        for node in tree.body:
+            targets, value = _assignment(node)
+            if value is not None:
+                ids = self._literal_ids(value)
+                if ids is not None:
+                    for name in targets:
+                        self.constants[name] = ids
+
+    # -- what an expression denotes
+
+    def _is_pytest(self, e: ast.expr) -> bool:
+        return isinstance(e, ast.Name) and e.id in self.pytest_names
+
+    def _is_mark(self, e: ast.expr) -> bool:
+        if isinstance(e, ast.Name):
+            return e.id in self.mark_names
+        return isinstance(e, ast.Attribute) and e.attr == "mark" and self._is_pytest(e.value)
+
+    def _is_clause(self, e: ast.expr) -> bool:
+        if isinstance(e, ast.Name):
+            return e.id in self.clause_names
+        return isinstance(e, ast.Attribute) and e.attr == MARKER and self._is_mark(e.value)
+
+    @staticmethod
+    def _literal_ids(e: ast.expr) -> tuple[str, ...] | None:
+        if isinstance(e, ast.Constant) and isinstance(e.value, str):
+            return (e.value,)
+        if isinstance(e, (ast.Tuple, ast.List)) and e.elts and all(
+                isinstance(x, ast.Constant) and isinstance(x.value, str) for x in e.elts):
+            return tuple(x.value for x in e.elts)  # type: ignore[attr-defined]
+        return None
+
+    def _ids(self, args: Iterable[ast.expr]) -> list[str]:
+        out: list[str] = []
+        for a in args:
+            inner = a.value if isinstance(a, ast.Starred) else a
+            lit = self._literal_ids(inner)
+            if lit is None and isinstance(inner, ast.Name):
+                lit = self.constants.get(inner.id)
+            if lit is not None:
+                out.extend(lit)
+        return out
+
+    def marks(self, e: ast.expr) -> list[str]:
+        """Clause IDs carried by a decorator / ``pytestmark`` / ``marks=`` expression."""
+        if isinstance(e, (ast.List, ast.Tuple)):
+            return [c for x in e.elts for c in self.marks(x)]
+        if isinstance(e, ast.Call):
+            if self._is_clause(e.func):
+                return self._ids(e.args)
+            # .with_args("id") on the marker
+            if (isinstance(e.func, ast.Attribute) and e.func.attr == "with_args"
+                    and self._is_clause(e.func.value)):
+                return self._ids(e.args)
+        return []
+
+    def param_marks(self, decorator: ast.expr) -> list[str]:
+        """Clause IDs in ``pytest.param(..., marks=...)`` inside a ``parametrize`` decorator."""
+        out: list[str] = []
+        if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
+                and decorator.func.attr == "parametrize" and self._is_mark(decorator.func.value)):
+            return out
+        for node in ast.walk(decorator):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "param"
+                    and self._is_pytest(node.func.value)):
+                for kw in node.keywords:
+                    if kw.arg == "marks":
+                        out.extend(self.marks(kw.value))
+        return out
+
+
+def _assignment(node: ast.stmt) -> tuple[list[str], ast.expr | None]:
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)], node.value
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return [node.target.id], node.value
+    return [], None
+
+
+def _pytestmark(mod: _Module, body: list[ast.stmt]) -> list[str]:
+    out: list[str] = []
+    for node in body:
+        targets, value = _assignment(node)
+        if value is not None and "pytestmark" in targets:
+            out.extend(mod.marks(value))
+    return out
+
+
+def _walk_tests(mod: _Module, body: list[ast.stmt], prefix: str, inherited: list[str]
+                ) -> Iterator[tuple[str, int, list[str]]]:
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            ids = list(inherited)
+            for d in node.decorator_list:
+                ids.extend(mod.marks(d))
+                ids.extend(mod.param_marks(d))
+            yield prefix + node.name, node.lineno, ids
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            ids = list(inherited)
+            for d in node.decorator_list:
+                ids.extend(mod.marks(d))
+            ids.extend(_pytestmark(mod, node.body))
+            yield from _walk_tests(mod, node.body, f"{prefix}{node.name}::", ids)
+
+
+def scan_source(source: str, file: str = "<test>", resolve: Callable[[str], _Module | None] | None = None
+                ) -> list[tuple[TestRef, tuple[str, ...]]]:
+    """Every test of one module's source with the clause IDs it is tagged with (possibly none).
+
+    ``resolve`` maps a dotted module name to its parsed helpers (for aliases imported from them).
+    """
+    tree = ast.parse(source, filename=file)
+    mod = _Module(tree, resolve)
+    module_marks = _pytestmark(mod, tree.body)
+    out = []
+    for name, line, ids in _walk_tests(mod, tree.body, "", module_marks):
+        out.append((TestRef(name, file, line), tuple(dict.fromkeys(ids))))
+    return out
+
+
+# ----------------------------------------------------------------------------- the index
+
+
+def _resolver(scan: Path, base: Path) -> Callable[[str], _Module | None]:
+    """Find and parse helper modules named in ``from X import …`` (relative to the project or the tests)."""
+    cache: dict[str, _Module | None] = {}
+
+    def resolve(name: str) -> _Module | None:
+        if name in cache:
+            return cache[name]
+        cache[name] = None  # guards against import cycles
+        rel = Path(*name.split("."))
+        for where in (base, scan if scan.is_dir() else scan.parent):
+            for cand in (where / rel.with_suffix(".py"), where / rel / "__init__.py"):
+                if cand.is_file():
+                    try:
+                        cache[name] = _Module(ast.parse(cand.read_text(encoding="utf-8")), resolve)
+                    except (SyntaxError, UnicodeDecodeError, OSError):
+                        pass
+                    return cache[name]
+        return None
+
+    return resolve
+
+
+def all_tests(root: Path | str) -> list[tuple[TestRef, tuple[str, ...]]]:
+    """Every test found under ``root`` with its clause IDs (tagged or not), in file and line order."""
+    scan, base = _test_dir(Path(root))
+    resolve = _resolver(scan, base)
+    out = []
+    for path in find_test_files(root):
+        try:
+            source = path.read_text(encoding="utf-8")
+            rel = path.resolve().relative_to(base.resolve()).as_posix()
+            out.extend(scan_source(source, rel, resolve))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+    return out
+
+
+def tagged_tests(root: Path | str) -> dict[str, list[TestRef]]:
+    """Clause ID -> the tests tagged with it, in file and line order.
+
+    ``root`` is the project root (its ``tests`` directory is scanned) or a directory or file
+    of tests.  File names in the result are relative to the project root.
+    """
+    out: dict[str, list[TestRef]] = {}
+    for ref, ids in all_tests(root):
+        for cid in ids:
+            out.setdefault(cid, []).append(ref)
+    for refs in out.values():
+        refs.sort(key=lambda r: (r.file, r.line))
+    return dict(sorted(out.items()))
+
+
+def excuse_checks(root: Path | str) -> dict[str, list[TestRef]]:
+    """Clause ID -> tests that look the clause up in the registry's excuses.
+
+    A test counts when its body calls ``excuses()`` (under any module prefix) and names the
+    clause ID as a string literal (``excuses()["ns-3"]``); an excused clause is shown by
+    asserting its excuse.
+    """
+    _, base = _test_dir(Path(root))
+    out: dict[str, list[TestRef]] = {}
+    for path in find_test_files(root):
+        try:
+            source = path.read_text(encoding="utf-8")
+            tree = ast.parse(source, filename=str(path))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+        rel = path.resolve().relative_to(base.resolve()).as_posix()
+        for fn, prefix in _functions(tree.body, ""):
+            calls = any(isinstance(n, ast.Call) and _callee(n.func) == "excuses" for n in ast.walk(fn))
+            if not calls:
+                continue
+            strings = {n.value for n in ast.walk(fn)
+                       if isinstance(n, ast.Constant) and isinstance(n.value, str) and CLAUSE_ID.match(n.value)}
+            for s in strings:
+                out.setdefault(s, []).append(TestRef(prefix + fn.name, rel, fn.lineno))
+    return dict(sorted(out.items()))
+
+
+def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]:
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            yield node, prefix
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            yield from _functions(node.body, f"{prefix}{node.name}::")
+
+
+def _callee(e: ast.expr) -> str | None:
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        return e.attr
+    return None
+
+
+__all__ = ["TestRef", "tagged_tests", "excuse_checks", "all_tests", "scan_source", "find_test_files", "unreadable"]
