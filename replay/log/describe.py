@@ -1,0 +1,75 @@
+"""Words for a violation: what the table held at the move, and the clause's sentence and translation."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from replay.engine import cards as C
+from replay.engine.game import Move, Table
+from replay.engine.layout import FOUNDATION, STOCK
+
+PENDING = "(translation not yet written)"
+
+
+def _pile(t: Table, i: int) -> str:
+    pile = t.piles[i]
+    name = t.name(i)
+    if i == t.game.stock:
+        return f"{name}: {len(pile)} card{'s' if len(pile) != 1 else ''}" + (f", next {C.code(pile[-1])}" if pile else "")
+    if not pile:
+        return f"{name}: empty"
+    return f"{name}: {C.code(pile[-1])} on top ({len(pile)} card{'s' if len(pile) != 1 else ''})"
+
+
+def held(t: Table, m: Move) -> str:
+    """The relevant piles at a move: source and target (top card and size), foundation tops, stock, pass."""
+    g = t.game
+    parts = []
+    for i in dict.fromkeys(x for x in (m.src, m.dst) if x >= 0):
+        parts.append(_pile(t, i))
+    tops = []
+    for f in g.foundations:
+        top = t.top(f)
+        tops.append(f"{t.name(f)} {C.code(top) if top >= 0 else '-'}")
+    parts.append("foundations " + " ".join(tops))
+    if g.stock not in (m.src, m.dst):
+        parts.append(_pile(t, g.stock))
+    for role in ("waste", "reserve"):
+        for i in g.by_role.get(role, ()):
+            if i not in (m.src, m.dst):
+                parts.append(_pile(t, i))
+    parts.append(f"pass {t.passes}, {t.rounds} round{'s' if t.rounds != 1 else ''} dealt")
+    state = {k: v for k, v in t.vars.items() if not k.startswith("_") and v not in (None, 0, [], {})}
+    if state:
+        parts.append(", ".join(f"{k}={v}" for k, v in sorted(state.items())))
+    return "; ".join(parts)
+
+
+@lru_cache(maxsize=None)
+def clause_text(clause: str) -> tuple[str | None, str | None, str | None, str | None]:
+    """``(original, translation, verbatim, normalized)`` of a clause, from the corpus.
+
+    ``original`` is the diplomatic text (the verbatim source with the recorded corrections of
+    OCR and spelling applied; equal to the verbatim where there are none).  A translation still
+    to be written reads :data:`PENDING`.
+    """
+    from replay.corpus.loader import default_corpus
+
+    corpus = default_corpus()
+    c = corpus.clauses.get(clause)
+    if c is None:
+        return None, None, None, None
+    try:
+        original = corpus.diplomatic(clause)
+    except (KeyError, IndexError):
+        original = c.verbatim
+    translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
+    return original, translation, c.verbatim, c.normalized
+
+
+def is_foundation(t: Table, i: int) -> bool:
+    return i >= 0 and t.game.roles[i] == FOUNDATION
+
+
+def is_stock(t: Table, i: int) -> bool:
+    return i >= 0 and t.game.roles[i] == STOCK

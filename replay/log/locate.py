@@ -1,0 +1,135 @@
+"""Find where a JSON path lies in the text of a log: line, column and the value's own text.
+
+Used only when a problem is reported (never on the fast path).  The scanner follows the
+path through objects and arrays, skipping other values without building them; it does not
+recurse, so deep nesting cannot overflow the stack.  On text that is not valid JSON it
+gives up quietly (returns None).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Sequence
+
+_WS = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
+
+
+def _ws(s: str, i: int) -> int:
+    return _WS.match(s, i).end()  # type: ignore[union-attr]
+
+
+def _skip(s: str, i: int) -> int:
+    """Index just after the value starting at ``i`` (which must not be whitespace)."""
+    if i >= len(s):
+        raise ValueError
+    c = s[i]
+    if c == '"':
+        m = _STRING.match(s, i)
+        if not m:
+            raise ValueError
+        return m.end()
+    if c in "[{":
+        depth = 0
+        while i < len(s):
+            c = s[i]
+            if c == '"':
+                m = _STRING.match(s, i)
+                if not m:
+                    raise ValueError
+                i = m.end()
+                continue
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        raise ValueError
+    m = _SCALAR.match(s, i)
+    if not m:
+        raise ValueError
+    return m.end()
+
+
+def span(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
+    """Start and end offsets of the value at ``path`` (keys and indices), or None when not found."""
+    try:
+        i = _ws(text, 0)
+        for part in path:
+            if isinstance(part, int):
+                if text[i] != "[":
+                    return None
+                i = _ws(text, i + 1)
+                for _ in range(part):
+                    if text[i] == "]":
+                        return None
+                    i = _ws(text, _skip(text, i))
+                    if text[i] != ",":
+                        return None
+                    i = _ws(text, i + 1)
+                if text[i] == "]":
+                    return None
+            else:
+                if text[i] != "{":
+                    return None
+                i = _ws(text, i + 1)
+                found = None
+                while text[i] != "}":
+                    end = _skip(text, i)
+                    key = json.loads(text[i:end])
+                    i = _ws(text, end)
+                    if text[i] != ":":
+                        return None
+                    i = _ws(text, i + 1)
+                    if key == part:
+                        found = i  # the last duplicate wins, as in the parser
+                    i = _ws(text, _skip(text, i))
+                    if text[i] == ",":
+                        i = _ws(text, i + 1)
+                if found is None:
+                    return None
+                i = found
+        return i, _skip(text, i)
+    except (ValueError, IndexError, json.JSONDecodeError):
+        return None
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset``."""
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def locate(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
+    """1-based line and column where the value at ``path`` begins, or None."""
+    sp = span(text, path)
+    return line_col(text, sp[0]) if sp else None
+
+
+def as_written(text: str, path: Sequence[str | int]) -> str | None:
+    """The value at ``path`` as the log writes it, on one line (keys in the log's order)."""
+    sp = span(text, path)
+    if not sp:
+        return None
+    try:
+        return json.dumps(json.loads(text[sp[0]:sp[1]]), ensure_ascii=False, separators=(", ", ": "))
+    except (ValueError, RecursionError):
+        return " ".join(text[sp[0]:sp[1]].split())
+
+
+def format_path(path: Sequence[str | int]) -> str:
+    """A JSON path in the usual notation: ``$.moves[5].from``."""
+    out = "$"
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
+            out += f".{p}"
+        else:
+            out += "[" + json.dumps(p, ensure_ascii=False) + "]"
+    return out

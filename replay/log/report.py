@@ -1,0 +1,203 @@
+"""Verdicts on logs: the problems found and how they are shown (text for people, JSON for programs).
+
+A :class:`Report` is the verdict on one log:
+
+* ``valid`` - every move legal, the result claim (if any) true;
+* ``illegal`` - a well-formed log whose play breaks the rules (``illegal-move``, citing a
+  clause), names the wrong card (``card-mismatch``) or claims a false result (``false-result``);
+* ``malformed`` - not a log of this format for this game (bad JSON, wrong types, unknown names,
+  an impossible deck, …): one problem, one line;
+* ``error`` - the log could not be read (``io-error``) or the validator failed (``internal-error``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
+VERDICTS = (VALID, ILLEGAL, MALFORMED, ERROR)
+
+#: problem code -> the verdict it gives (documented in docs/log-format.md)
+CODES: dict[str, str] = {
+    "illegal-move": ILLEGAL,
+    "card-mismatch": ILLEGAL,
+    "false-result": ILLEGAL,
+    "too-large": MALFORMED,
+    "not-utf8": MALFORMED,
+    "json-syntax": MALFORMED,
+    "too-deep": MALFORMED,
+    "schema": MALFORMED,
+    "too-many-moves": MALFORMED,
+    "unknown-move-type": MALFORMED,
+    "bad-card": MALFORMED,
+    "unknown-game": MALFORMED,
+    "unknown-variant": MALFORMED,
+    "bad-combination": MALFORMED,
+    "unknown-ruling": MALFORMED,
+    "unknown-reading": MALFORMED,
+    "unknown-pile": MALFORMED,
+    "invalid-deck": MALFORMED,
+    "io-error": ERROR,
+    "internal-error": ERROR,
+}
+
+REPORT_FORMAT = "replay-report/1"
+
+
+@dataclass
+class Problem:
+    """One thing wrong with a log, and where."""
+
+    code: str  #: one of :data:`CODES`
+    message: str  #: what is wrong, in one line
+    path: str = "$"  #: JSON path of the offending value
+    line: int | None = None
+    column: int | None = None
+    move: int | None = None  #: index of the move (0-based), for problems of play
+    written: str | None = None  #: the move as the log writes it
+    clause: str | None = None  #: the clause broken (illegal-move only)
+    original: str | None = None  #: the clause's sentence in the source text
+    translation: str | None = None  #: its English translation
+    held: str | None = None  #: what the relevant piles held, in one line
+    snapshot: dict[str, Any] | None = None  #: the whole table when the move was tried
+    carried_out: bool | None = None  #: --lenient: whether the move was made anyway
+
+    @property
+    def verdict(self) -> str:
+        return CODES[self.code]
+
+    def where(self, file: str) -> str:
+        """``file:line:column`` (or ``file`` alone when the place has no line)."""
+        if self.line is not None:
+            return f"{file}:{self.line}:{self.column}"
+        return file
+
+
+@dataclass
+class Report:
+    """The verdict on one log."""
+
+    file: str
+    verdict: str = VALID
+    game: str | None = None
+    variants: list[str] = field(default_factory=list)
+    rulings: dict[str, str] = field(default_factory=dict)  #: every ruling that applies, resolved
+    moves: int = 0  #: moves in the log
+    replayed: int = 0  #: moves replayed (up to the first violation unless lenient)
+    outcome: str | None = None  #: won / lost / unfinished after the moves replayed
+    claimed: str | None = None  #: the log's result claim
+    until: int | None = None  #: replay stopped after this many moves (--until)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == VALID
+
+    @property
+    def first(self) -> Problem | None:
+        return self.problems[0] if self.problems else None
+
+    def add(self, p: Problem) -> None:
+        self.problems.append(p)
+        rank = VERDICTS.index
+        if rank(p.verdict) > rank(self.verdict):
+            self.verdict = p.verdict
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["problems"] = [{k: v for k, v in asdict(p).items() if v is not None} for p in self.problems]
+        return d
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _quote(s: str | None) -> str:
+    return "“" + " ".join(s.split()) + "”" if s else "(not found in the corpus)"
+
+
+def problem_lines(report: Report, p: Problem) -> list[str]:
+    """A problem as text: one line for a malformed log; a short block for a violation."""
+    where = p.where(report.file)
+    if p.verdict in (MALFORMED, ERROR):
+        path = "" if p.path == "$" else f" {p.path}:"
+        return [f"{where}: {p.verdict}:{path} {p.message}"]
+    if p.code == "false-result":
+        return [f"{where}: illegal: {p.path}: {p.message}"]
+    head = f"{where}: illegal move {p.move} ({p.path})"
+    if p.written:
+        head += f" {p.written}"
+    out = [head]
+    if p.code == "card-mismatch":
+        out.append(f"  card-mismatch: {p.message}")
+    else:
+        out.append(f"  breaks {p.clause}: {p.message}")
+        if p.clause:
+            out.append(f"  original:    {_quote(p.original)}")
+            out.append(f"  translation: {_quote(p.translation)}")
+    if p.held:
+        out.append(f"  table held:  {p.held}")
+    if p.carried_out is not None:
+        out.append("  (carried out anyway; the replay goes on)" if p.carried_out
+                   else "  (cannot be carried out; skipped, the replay goes on)")
+    return out
+
+
+def summary_of(report: Report) -> str:
+    bits = [report.game or "?"]
+    if report.variants:
+        bits.append("+".join(report.variants))
+    n = f"{report.replayed} move{'s' if report.replayed != 1 else ''}"
+    if report.until is not None and report.until < report.moves:
+        n += f" of {report.moves} (--until)"
+    bits.append(n)
+    if report.outcome:
+        bits.append(report.outcome)
+    return ", ".join(bits)
+
+
+def report_lines(report: Report) -> list[str]:
+    """The verdict on one log as text."""
+    if report.ok:
+        return [f"{report.file}: valid ({summary_of(report)})"]
+    out: list[str] = []
+    for p in report.problems:
+        out.extend(problem_lines(report, p))
+    if len(report.problems) > 1 and report.verdict == ILLEGAL:
+        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)})")
+    return out
+
+
+def count_verdicts(reports: list[Report]) -> dict[str, int]:
+    counts = {v: 0 for v in VERDICTS}
+    for r in reports:
+        counts[r.verdict] += 1
+    return counts
+
+
+def summary_line(counts: dict[str, int]) -> str:
+    total = sum(counts.values())
+    parts = [f"{counts[v]} {v}" for v in VERDICTS if counts[v] or v == VALID]
+    return f"{total} log{'s' if total != 1 else ''}: " + ", ".join(parts)
+
+
+def exit_code(reports: list[Report]) -> int:
+    """0 when every log is valid, 1 when one is rejected, 2 when one could not be read."""
+    if any(r.verdict == ERROR for r in reports):
+        return 2
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def json_document(reports: list[Report], extra: dict[str, Any] | None = None) -> str:
+    counts = count_verdicts(reports)
+    doc = {
+        "format": REPORT_FORMAT,
+        "logs": [r.to_json() for r in reports],
+        "summary": counts,
+        "exit_code": exit_code(reports),
+    }
+    if extra:
+        doc.update(extra)
+    return json.dumps(doc, ensure_ascii=False, indent=2)
