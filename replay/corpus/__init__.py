@@ -1,0 +1,1 @@
+"""The corpus: source texts, clauses, the ambiguity register, glossary, games and layouts (``corpus/``)."""
