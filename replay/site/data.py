@@ -1,0 +1,244 @@
+"""Everything the site is generated from, gathered once per build.
+
+* the corpus (:func:`replay.corpus.loader.load`),
+* the clause registry (:mod:`replay.engine.registry`, filled by importing every game module),
+* the tests tagged with each clause (:func:`replay.testindex.tagged_tests`),
+* the documented Python modules,
+* the example logs under ``examples/``.
+
+It also knows where every page lives, so that pages can link to each other with
+relative ``.md`` links, which MkDocs checks (file and anchor) at build time.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from replay.corpus.loader import Corpus, load
+from replay.corpus.models import Clause
+from replay.engine import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: game pages, in the order of the texts
+GAMES_DIR = "games"
+REFERENCE_DIR = "reference"
+SOURCE_DIR = "source"
+EXAMPLES_DIR = "examples"
+LAYOUT_ASSETS = "assets/layouts"
+AMBIGUITIES_PAGE = "ambiguities.md"
+GLOSSARY_PAGE = "glossary.md"
+SOURCES_PAGE = "sources.md"
+
+
+class TestRef(NamedTuple):
+    """A test function tagged with a clause (``@pytest.mark.clause(...)``)."""
+
+    name: str
+    file: str  #: path relative to the project root
+    line: int
+
+
+def _scan_tagged_tests(root: Path) -> dict[str, list[TestRef]]:
+    """Fallback for :func:`replay.testindex.tagged_tests`: read ``clause`` marks from the tests' syntax trees."""
+    out: dict[str, list[TestRef]] = {}
+    tests = root / "tests"
+    for path in sorted(tests.rglob("test_*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        rel = path.relative_to(root).as_posix()
+        aliases = {"clause"}
+
+        def ids_of(dec: ast.expr) -> list[str]:
+            if not isinstance(dec, ast.Call):
+                return []
+            f = dec.func
+            named = (isinstance(f, ast.Name) and f.id in aliases) or (
+                isinstance(f, ast.Attribute) and f.attr == "clause")
+            if not named:
+                return []
+            return [a.value for a in dec.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+
+        def visit(body: list[ast.stmt], prefix: str) -> None:
+            for node in body:
+                if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                    visit(node.body, f"{prefix}{node.name}::")
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                    for dec in node.decorator_list:
+                        for cid in ids_of(dec):
+                            out.setdefault(cid, []).append(TestRef(prefix + node.name, rel, node.lineno))
+
+        visit(tree.body, "")
+    return out
+
+
+def tagged_tests(root: Path) -> dict[str, list[TestRef]]:
+    """Clause ID -> the tests tagged with it (from :mod:`replay.testindex` when it is there)."""
+    try:
+        from replay.testindex import tagged_tests as index  # type: ignore[import-not-found]
+    except ImportError:
+        return _scan_tagged_tests(root)
+    found = index(root)
+    return {cid: [TestRef(t.name, str(t.file), int(t.line)) for t in refs] for cid, refs in found.items()}
+
+
+@dataclass
+class Example:
+    """One example log: where it is and what it says."""
+
+    path: Path  #: absolute
+    rel: str  #: relative to the project root
+    game: str
+    form: str
+    name: str
+    data: Any  #: the parsed JSON (None when it is not JSON)
+    error: str | None = None  #: why it could not be read
+
+    @property
+    def page(self) -> str:
+        return f"{EXAMPLES_DIR}/{self.game}/{self.form}/{self.name}.md"
+
+
+def find_examples(root: Path) -> list[Example]:
+    """Every ``examples/games/<game>/<form>/*.json`` and ``examples/readings/*.json``, in path order.
+
+    A log under ``readings/`` (valid logs whose verdict depends on a reading) is filed under its
+    game with the form ``readings``.
+    """
+    out = []
+    base = root / "examples"
+    for path in sorted((base / "games").glob("*/*/*.json")):
+        game, form = path.parts[-3], path.parts[-2]
+        out.append(_example(root, path, game, form))
+    for path in sorted((base / "readings").glob("*.json")):
+        e = _example(root, path, "unknown", "readings")
+        if isinstance(e.data, dict) and isinstance(e.data.get("game"), str):
+            e.game = e.data["game"]
+        out.append(e)
+    return out
+
+
+def _example(root: Path, path: Path, game: str, form: str) -> Example:
+    try:
+        data, error = json.loads(path.read_text(encoding="utf-8")), None
+    except (OSError, ValueError) as e:
+        data, error = None, f"not readable as JSON: {e}"
+    return Example(path, path.relative_to(root).as_posix(), game, form, path.stem, data, error)
+
+
+def find_broken_examples(root: Path) -> list[Path]:
+    base = root / "examples" / "broken"
+    return sorted(p for p in base.rglob("*") if p.is_file() and not p.name.startswith(".")) if base.is_dir() else []
+
+
+def module_names(root: Path) -> list[str]:
+    """Every documented module of the ``replay`` package (dotted), packages first within a folder."""
+    out = []
+    pkg = root / "replay"
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__main__" or any(p.startswith("_") and p != "__init__" for p in parts):
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out.append(".".join(parts))
+    return sorted(set(out), key=lambda m: (m.split("."), ))
+
+
+@dataclass
+class SiteData:
+    """The inputs of one build."""
+
+    root: Path
+    corpus: Corpus
+    impls: dict[str, registry.Implementation]
+    excuses: dict[str, registry.Excuse]
+    tests: dict[str, list[TestRef]]
+    modules: list[str]
+    examples: list[Example]
+    broken: list[Path] = field(default_factory=list)
+
+    @classmethod
+    def collect(cls, root: Path = ROOT) -> SiteData:
+        from replay.games import catalog
+
+        catalog()  # importing the game modules registers their rule functions
+        return cls(
+            root=root,
+            corpus=load(root / "corpus"),
+            impls=registry.implementations(),
+            excuses=registry.excuses(),
+            tests=tagged_tests(root),
+            modules=module_names(root),
+            examples=find_examples(root),
+            broken=find_broken_examples(root),
+        )
+
+    # ------------------------------------------------------------------ lookups
+
+    @cached_property
+    def by_clause(self) -> dict[str, list[registry.Implementation]]:
+        out: dict[str, list[registry.Implementation]] = {}
+        for impl in self.impls.values():
+            for c in impl.clauses:
+                out.setdefault(c, []).append(impl)
+        return out
+
+    @cached_property
+    def game_order(self) -> list[str]:
+        """Game IDs in the order of their texts, then of their clauses."""
+        order: list[str] = []
+        for clause in self.corpus.clauses.values():
+            if clause.game not in order and clause.game in self.corpus.games:
+                order.append(clause.game)
+        order += [g for g in sorted(self.corpus.games) if g not in order]
+        return order
+
+    def clauses_of(self, game: str) -> list[Clause]:
+        return self.corpus.clauses_of(game)
+
+    # ------------------------------------------------------------------ pages
+
+    @staticmethod
+    def game_page(game: str) -> str:
+        return f"{GAMES_DIR}/{game}.md"
+
+    def clause_page(self, clause_id: str) -> str:
+        return self.game_page(self.corpus.clauses[clause_id].game)
+
+    def module_page(self, module: str) -> str:
+        """``replay.games.exiles`` -> ``reference/games/exiles.md``; a package -> its ``index.md``."""
+        parts = module.split(".")[1:]
+        is_pkg = (self.root / Path(*module.split("."), "__init__.py")).exists()
+        if not parts:
+            return f"{REFERENCE_DIR}/index.md"
+        return f"{REFERENCE_DIR}/{'/'.join(parts)}{'/index' if is_pkg else ''}.md"
+
+    @staticmethod
+    def source_page(path: str) -> str:
+        """``replay/games/exiles.py`` -> ``source/replay/games/exiles.py.md``."""
+        return f"{SOURCE_DIR}/{path}.md"
+
+    @staticmethod
+    def layout_asset(layout_id: str) -> str:
+        return f"{LAYOUT_ASSETS}/{layout_id}.svg"
+
+    @cached_property
+    def source_files(self) -> list[str]:
+        """Files that get a source page: every documented module and every test file with a tagged test."""
+        files = {impl.file for impl in self.impls.values()}
+        for mod in self.modules:
+            p = Path(*mod.split("."))
+            files.add((p / "__init__.py").as_posix() if (self.root / p / "__init__.py").exists()
+                      else p.with_suffix(".py").as_posix())
+        for refs in self.tests.values():
+            files.update(r.file for r in refs)
+        return sorted(f for f in files if (self.root / f).is_file())

@@ -1,0 +1,89 @@
+"""MkDocs hooks (``hooks: [replay/site/hooks.py]`` in ``mkdocs.yml``): generate the site on the fly.
+
+* ``on_files``: gather the corpus, the clause registry, the tagged tests and the
+  example logs (:class:`replay.site.data.SiteData`), add every generated page and
+  asset as a virtual file (``File.generated``), and build the ``nav``.
+* ``on_page_markdown``: fill the placeholders of hand-written pages (the home page's
+  table of holdings), point their links to repository files outside ``docs/`` at the
+  pages that show them (``../examples/games/`` -> the example games), and register with autorefs the line ranges of the rule functions
+  on the source pages (``source:<dotted name>``), which the API pages link to.
+
+Nothing is written into ``docs/``: the generated pages exist only in the build.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from replay.site import build
+from replay.site.data import SiteData
+
+log = logging.getLogger("mkdocs.plugins.replay")
+
+_state: dict[str, Any] = {}
+
+
+def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+    started = time.perf_counter()
+    d = SiteData.collect()
+    gen = build.generate(d)
+    for uri, content in gen.files.items():
+        if files.get_file_from_path(uri) is not None:
+            log.warning("replay site: docs/%s exists but the site generates it; remove the file", uri)
+            files.remove(files.get_file_from_path(uri))
+        inclusion = InclusionLevel.NOT_IN_NAV if uri in gen.not_in_nav else InclusionLevel.UNDEFINED
+        files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+    present = {f.src_uri for f in files.documentation_pages()}
+    config["nav"] = build.navigation(d, gen, config["docs_dir"], present)
+    _state.update(data=d, generated=gen)
+    log.info("replay site: generated %d files in %.1f s", len(gen.files), time.perf_counter() - started)
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files, **kwargs: Any) -> str:
+    d: SiteData | None = _state.get("data")
+    gen: build.Generated | None = _state.get("generated")
+    if d is None or gen is None:
+        return markdown
+    uri = page.file.src_uri
+    anchors = gen.anchors.get(uri)
+    if anchors:
+        autorefs = _autorefs(config)
+        if autorefs is not None:
+            for identifier, anchor in anchors:
+                autorefs.register_anchor(page, identifier, anchor, primary=True)
+    if uri not in gen.files:
+        markdown = build.fill_placeholders(markdown, d)
+        markdown = build.fix_repo_links(markdown, d, gen, uri)
+    return markdown
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files, **kwargs: Any) -> str:
+    """Put the large raw HTML blocks back (see :func:`replay.site.build.blocks_out`)."""
+    gen: build.Generated | None = _state.get("generated")
+    blocks = gen.blocks.get(page.file.src_uri) if gen else None
+    if not blocks:
+        return html
+    for key, block in blocks.items():
+        if key not in html:
+            log.warning("replay site: %s lost a generated block (%s)", page.file.src_uri, key)
+            continue
+        html = html.replace(key, block, 1)
+        if page.present_anchor_ids is not None:
+            page.present_anchor_ids.update(_ID.findall(block))
+    return html
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+def _autorefs(config: Any) -> Any:
+    for plugin in config["plugins"].values():
+        if type(plugin).__name__ == "AutorefsPlugin":
+            return plugin
+    return None

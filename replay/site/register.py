@@ -1,0 +1,140 @@
+"""Corpus-wide pages: the ambiguity register, the glossary and the sources."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
+from replay.site.games import STATUS_TEXT, ambiguity_body, layouts_of, provenance_section
+from replay.site.links import Linker
+from replay.site.text import esc, fence, one_line
+
+LANG_LABEL = {"pl": "Polish", "ru-old": "Russian, pre-1918", "ru-modern": "Russian, modern", "en": "English"}
+
+
+def _games_of_amb(d: SiteData, clauses: list[str]) -> list[str]:
+    out: list[str] = []
+    for c in clauses:
+        g = d.corpus.clauses[c].game if c in d.corpus.clauses else None
+        if g and g not in out:
+            out.append(g)
+    return out
+
+
+def ambiguities_page(d: SiteData) -> str:
+    link = Linker(d, AMBIGUITIES_PAGE)
+    ambs = list(d.corpus.ambiguities.values())
+    by_status = Counter(a.status for a in ambs)
+    out = ["---", "title: Ambiguity register", "---", "", "# The ambiguity register", "",
+           "Every place where the texts leave more than one reading: the readings, the one the engine takes "
+           "by default and why, the evidence, and how it is settled. **ruling**: a log may select the reading "
+           "(`\"rulings\"` in the log); **resolved**: the evidence leaves one reading; **no play difference**: "
+           "the readings play the same.", "",
+           f"{len(ambs)} entries: " + ", ".join(f"{n} {STATUS_TEXT.get(s, s)}" for s, n in sorted(by_status.items()))
+           + ". Click a column heading to sort the table.", "",
+           '<div class="sortable" markdown>', "",
+           "| ID | Title | Text | Status | Category | Ruling |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for a in ambs:
+        tid = d.corpus.text_id_of_ambiguity(a)
+        out.append(f"| [{a.id}](#{a.id}) | {esc(a.title)} | {tid} | {STATUS_TEXT.get(a.status, a.status)} | "
+                   f"{a.category} | {f'`{a.ruling}`' if a.ruling else ''} |")
+    out += ["", "</div>", ""]
+    current = None
+    for a in ambs:
+        tid = d.corpus.text_id_of_ambiguity(a)
+        if tid != current:
+            current = tid
+            title = d.corpus.texts[tid].title if tid in d.corpus.texts else "?"
+            out += [f"## Text {tid}: {esc(title)} {{#register-{tid}}}", ""]
+        status = STATUS_TEXT.get(a.status, a.status)
+        out += [f"### {a.id} {{#{a.id} data-toc-label=\"{a.id}\"}}", "",
+                f"**{esc(a.title)}** · {status}" + (f" · ruling `{a.ruling}`" if a.ruling else "")
+                + f" · {a.category}", "", ambiguity_body(d, a, link), ""]
+        layouts = [s for g in _games_of_amb(d, a.clauses) for s in layouts_of(d, g)
+                   if a.ruling and s.reading in {r.id for r in a.readings}]
+        if layouts:
+            out += ["Layouts drawn for its readings: " + ", ".join(
+                f"[{s.id}]({link.game(s.game, 'layout')}) (`{s.reading}`)" for s in layouts), ""]
+    return "\n".join(out) + "\n"
+
+
+def glossary_page(d: SiteData) -> str:
+    link = Linker(d, GLOSSARY_PAGE)
+    terms = sorted(d.corpus.terms.values(), key=lambda t: t.id)
+    out = ["---", "title: Glossary", "---", "", "# Glossary", "",
+           "The words of the texts that carry the rules, in each language and spelling, with the clauses they "
+           "occur in. On the game pages the original words are underlined with a dotted line: hover or tap "
+           "them to read their entry.", ""]
+    if not terms:
+        return "\n".join(out + ["*The glossary is empty.*", ""])
+    out += ['<div class="sortable" markdown>', "",
+            "| Term | Gloss | Polish | Russian (pre-1918) | Russian (modern) | English |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for t in terms:
+        cell = {lang: ", ".join(esc(f.form) for f in t.forms if f.lang == lang) for lang in LANG_LABEL}
+        out.append(f"| [{t.id}](#{t.id}) | {esc(t.gloss)} | {cell['pl']} | {cell['ru-old']} | "
+                   f"{cell['ru-modern']} | {cell['en']} |")
+    out += ["", "</div>", ""]
+    for t in terms:
+        out += [f"## {esc(t.gloss)} {{#{t.id} data-toc-label=\"{esc(t.gloss)}\"}}", "",
+                f"`{t.id}` — {link.prose(t.definition)}", ""]
+        for f in t.forms:
+            where = link.clause_list(f.occurs) if f.occurs else "—"
+            match = f" (matched as “{esc(f.match)}”)" if f.match and f.match != f.form else ""
+            out.append(f"- {LANG_LABEL.get(f.lang, f.lang)}: **{esc(f.form)}**{match} — {where}")
+        if t.see_also:
+            out += ["", "See also: " + ", ".join(f"[{s}](#{s})" if s in d.corpus.terms else s for s in t.see_also)]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def sources_page(d: SiteData) -> str:
+    link = Linker(d, SOURCES_PAGE)
+    out = ["---", "title: Sources", "---", "", "# Sources", "",
+           "The texts of the archive exactly as they were received, byte for byte (the files under "
+           "`corpus/sources/`), with their checksums and what is known of where they come from. The game "
+           "pages quote them clause by clause, with OCR errors repaired; the repairs are listed here.", "",
+           "| Text | Title | Language | Bytes | SHA-256 | Games |", "| --- | --- | --- | --- | --- | --- |"]
+    for tid, t in d.corpus.texts.items():
+        games = ", ".join(f"[{g}]({link.game(g)})" for g in t.games if g in d.corpus.games)
+        out.append(f"| [{tid}](#text-{tid}) | {esc(t.title)} | {t.language} | {t.size} | `{t.sha256[:16]}…` | "
+                   f"{games} |")
+    out.append("")
+    for tid, t in d.corpus.texts.items():
+        raw = (d.corpus.root / t.file).read_bytes()
+        actual = hashlib.sha256(raw).hexdigest()
+        check = "matches the recorded checksum" if actual == t.sha256 and len(raw) == t.size else \
+            f"**does not match** the recorded {t.sha256} / {t.size} bytes"
+        out += [f"## Text {tid}: {esc(t.title)} {{#text-{tid} data-toc-label=\"Text {tid}\"}}", "",
+                "| | |", "| --- | --- |",
+                f"| File | `corpus/{t.file}` |",
+                f"| Size | {len(raw)} bytes, {len(d.corpus.sources[tid])} characters |",
+                f"| SHA-256 | `{actual}` ({check}) |",
+                f"| Language | {t.language}; {esc(t.orthography)} |",
+                f"| Layers | {', '.join(t.layers)} |",
+                f"| Games | {', '.join(f'[{g}]({link.game(g)})' for g in t.games if g in d.corpus.games)} |",
+                "", "### Provenance", "", provenance_section(d, tid, link, collapsible=False)]
+        fixes = d.corpus.corrections(tid)
+        cf = d.corpus.clause_files[tid]
+        if cf.substitutions or cf.corrections:
+            out += ["### Repairs", "", "What the diplomatic text on the game pages changes, and why.", "",
+                    "| Where | Verbatim | Read as | Kind | Why |", "| --- | --- | --- | --- | --- |"]
+            for s in cf.substitutions:
+                n = sum(1 for k in fixes if k.sic == s.sic and k.corr == s.corr and k.kind == s.kind)
+                out.append(f"| everywhere ({n}×) | “{esc(s.sic)}” | “{esc(s.corr)}” | {s.kind} | {link.prose(s.reason)} |")
+            for k in cf.corrections:
+                out.append(f"| character {k.at} | “{esc(k.sic)}” | “{esc(k.corr)}” | {k.kind} | {link.prose(k.reason)} |")
+            out.append("")
+        out += ["### Verbatim text", "",
+                f"Exactly as in `corpus/{t.file}` ({t.language}; line breaks as in the file).", "",
+                fence(d.corpus.sources[tid], "text"), ""]
+    return "\n".join(out) + "\n"
+
+
+def layout_count(d: SiteData) -> int:
+    return len(d.corpus.layouts)
+
+
+__all__ = ["ambiguities_page", "glossary_page", "sources_page", "one_line"]
