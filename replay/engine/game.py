@@ -300,6 +300,14 @@ class Game:
                 return False
         return True
 
+    def consulted(self, m: Move) -> list[Callable[..., object]]:
+        """Every function the rules consult for ``m``: the checks, the performer and what follows."""
+        out: list[Callable[..., object]] = [r for r, exempt in self._first if m.type not in exempt]
+        entry = self._entries.get(self._key(m))
+        if entry is not None:
+            out += list(entry.rules) + ([entry.perform] if entry.perform else []) + list(entry.after)
+        return out
+
     def perform(self, t: Table, m: Move) -> None:
         """Carry out ``m`` without checking it (the fast path)."""
         entry = self._entries[self._key(m)]

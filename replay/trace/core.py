@@ -1,0 +1,195 @@
+"""`replay trace`: from a rule sentence to the code that implements it, and back.
+
+A query is, in this order of precedence: a clause ID (``zk-8``, any case), a
+function's dotted name (or its last parts, e.g. ``zwarta_kolumna.freed_places_are_not_refilled``),
+or a phrase in Polish, Russian (pre-1918 or modern spelling, with or without
+the OCR damage of the source) or English.  Phrases are matched against every
+layer of every clause after :func:`~replay.trace.normalize.fold`; a phrase
+found whole ranks above fuzzy matches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from replay.corpus.loader import Corpus, default_corpus
+from replay.engine.registry import Implementation, by_clause, excuses, implementations
+from replay.trace.normalize import fold
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: layers of a clause that a phrase is matched against, with the name shown to the user
+LAYERS = ("verbatim", "diplomatic", "normalized", "translation")
+#: a fuzzy score (0-100) at or above this counts as a match
+MATCH = 82.0
+#: below a match, candidates at or above this are offered as "nearest"
+NEAR = 45.0
+
+
+@dataclass(frozen=True)
+class Hit:
+    clause: str
+    score: float  #: 0-100 (a whole-phrase match scores 100 and ranks by how much of the clause it covers)
+    layer: str  #: which layer matched
+    exact: bool
+
+
+@dataclass
+class TraceResult:
+    query: str
+    kind: str  #: "clause", "function", "phrase" or "none"
+    hits: list[Hit] = field(default_factory=list)
+    functions: list[Implementation] = field(default_factory=list)
+    nearest: list[Hit] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, dict[str, str]]:
+    """Clause ID -> layer -> folded text."""
+    corpus = default_corpus()
+    out: dict[str, dict[str, str]] = {}
+    for cid, cl in corpus.clauses.items():
+        layers = {"verbatim": cl.verbatim, "diplomatic": corpus.diplomatic(cid), "translation": cl.translation}
+        if cl.normalized:
+            layers["normalized"] = cl.normalized
+        out[cid] = {k: fold(v) for k, v in layers.items()}
+    return out
+
+
+def _registry() -> dict[str, Implementation]:
+    from replay.games import catalog
+
+    catalog()
+    return implementations()
+
+
+def find_functions(query: str) -> list[Implementation]:
+    """Registered functions whose dotted name is ``query`` or ends with it (dot-separated), any case."""
+    q = query.strip().casefold()
+    if not q or " " in q:
+        return []
+    impls = _registry()
+    exact = [i for i in impls.values() if i.name.casefold() == q]
+    if exact:
+        return exact
+    return sorted((i for i in impls.values() if i.name.casefold().endswith("." + q)), key=lambda i: i.name)
+
+
+def find_phrase(query: str) -> tuple[list[Hit], list[Hit]]:
+    """Clauses matching the phrase (ranked), and the nearest non-matching ones."""
+    q = fold(query)
+    if not q:
+        return [], []
+    scored: list[Hit] = []
+    for cid, layers in _index().items():
+        best: Hit | None = None
+        for layer, text in layers.items():
+            if q in text:
+                # the whole phrase is there: rank by how much of the clause it covers
+                hit = Hit(cid, 100.0 + len(q) / max(len(text), 1), layer, True)
+            else:
+                s = fuzz.partial_ratio(q, text) if len(q) <= len(text) else fuzz.ratio(q, text)
+                tokens = fuzz.token_set_ratio(q, text)
+                hit = Hit(cid, float(max(s * 0.97, tokens * 0.9)), layer, False)
+            if best is None or hit.score > best.score:
+                best = hit
+        if best is not None:
+            scored.append(best)
+    scored.sort(key=lambda h: (-h.score, _clause_order(h.clause)))
+    matches = [h for h in scored if h.exact or h.score >= MATCH]
+    if any(h.exact for h in matches):
+        matches = [h for h in matches if h.exact]
+    nearest = [h for h in scored if h not in matches and h.score >= NEAR][:3]
+    return matches, nearest
+
+
+def _clause_order(cid: str) -> tuple[str, int]:
+    prefix, num = cid.split("-")
+    return prefix, int(num)
+
+
+_CLAUSE_ID = re.compile(r"^\s*(pf|zk|ex|ns)[\s_-]*(\d+)\s*$", re.IGNORECASE)
+
+
+def trace(query: str) -> TraceResult:
+    """Resolve ``query`` to clauses or functions."""
+    corpus = default_corpus()
+    m = _CLAUSE_ID.match(query)
+    if m:
+        cid = f"{m.group(1).lower()}-{int(m.group(2))}"
+        if cid in corpus.clauses:
+            return TraceResult(query, "clause", [Hit(cid, 100.0, "id", True)])
+        near = [Hit(c, 50.0, "id", False) for c in corpus.clauses if c.startswith(m.group(1).lower() + "-")]
+        return TraceResult(query, "none", nearest=near[-3:])
+    funcs = find_functions(query)
+    if funcs:
+        return TraceResult(query, "function", functions=funcs)
+    hits, nearest = find_phrase(query)
+    if hits:
+        return TraceResult(query, "phrase", hits=hits)
+    return TraceResult(query, "none", nearest=nearest)
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = True) -> dict[str, Any]:
+    """Everything known about a clause: texts, ambiguities, implementing functions, tests, example logs."""
+    from replay.testindex import tagged_tests
+
+    corpus = corpus or default_corpus()
+    cl = corpus.clauses[cid]
+    _registry()
+    impls = by_clause().get(cid, [])
+    tests = tagged_tests(ROOT).get(cid, [])
+    rec: dict[str, Any] = {
+        "id": cid,
+        "game": cl.game,
+        "variant": cl.variant,
+        "kind": cl.kind,
+        "text": corpus.text_of[cid],
+        "original": cl.verbatim,
+        "diplomatic": corpus.diplomatic(cid),
+        "normalized": cl.normalized,
+        "translation": cl.translation,
+        "ambiguities": [
+            {
+                "id": a.id,
+                "title": a.title,
+                "status": a.status,
+                "ruling": a.ruling,
+                "default": a.default,
+                "readings": [{"id": r.id, "summary": r.summary, "selectable": r.selectable} for r in a.readings],
+            }
+            for a in corpus.ambiguities_of_clause(cid)
+        ],
+        "implemented_by": [
+            {"function": i.name, "kind": i.kind, "path": i.file, "line": i.line, "summary": i.summary}
+            for i in impls
+        ],
+        "excused": excuses()[cid].reason if cid in excuses() else None,
+        "tested_by": [{"test": t.name, "path": t.file, "line": t.line} for t in tests],
+    }
+    if with_examples:
+        from replay.trace.examples import examples_touching
+
+        rec["example_logs"] = examples_touching().get(cid, [])
+    return rec
+
+
+def function_record(impl: Implementation) -> dict[str, Any]:
+    corpus = default_corpus()
+    return {
+        "function": impl.name,
+        "kind": impl.kind,
+        "path": impl.file,
+        "line": impl.line,
+        "summary": impl.summary,
+        "clauses": [clause_record(c, corpus) for c in impl.clauses if c in corpus.clauses],
+    }
