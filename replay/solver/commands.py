@@ -1,9 +1,197 @@
-"""Commands of this area (registered by replay.cli)."""
+"""Commands of this area (registered by replay.cli): ``replay solve`` and ``replay stats``.
+
+Heavy imports stay inside the command functions so that ``replay --help`` is fast.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
 
 import typer
 
 
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
+    raise typer.Exit(code)
+
+
+def _rulings(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, reading = item.partition("=")
+        if not sep or not name or not reading:
+            _fail(f"--ruling takes NAME=READING, not {item!r}")
+        out[name.strip()] = reading.strip()
+    return out
+
+
 def register(app: typer.Typer) -> None:
-    """Add this area's commands to ``app`` (none yet)."""
+    """Add ``solve`` and ``stats`` to ``app``."""
+
+    @app.command("solve")
+    def solve_cmd(
+        log: Optional[Path] = typer.Argument(None, help="A log (a deal, with or without moves) to continue."),
+        game: Optional[str] = typer.Option(None, "--game", "-g", help="Game ID (with --seed, instead of a log)."),
+        seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Deal of game.deck_from_seed(SEED)."),
+        variant: List[str] = typer.Option([], "--variant", "-v", help="A variant (repeatable; with --game)."),
+        ruling: List[str] = typer.Option([], "--ruling", "-r", help="NAME=READING (repeatable; with --game)."),
+        nodes: Optional[int] = typer.Option(200_000, "--nodes", help="Budget: positions expanded (0: no limit)."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", help="Budget: seconds (machine-dependent)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the won log here (default: stdout)."),
+    ) -> None:
+        """Search for a winning line and write it as a complete log.
+
+        The verdict goes to stderr: won (the log is written), unwinnable (the search was
+        exhaustive) or unknown (a budget ran out).  Exit 0 whatever the verdict; 1 when the
+        log is rejected; 2 on a usage or I/O error.
+        """
+        from replay.engine.errors import ReplayError
+        from replay.solver import logs as L
+        from replay.solver.search import WON, Budget, solve
+        from replay.solver.version import code_version
+
+        if nodes is not None and nodes < 0:
+            _fail("--nodes must be 0 (no limit) or more")
+        if seconds is not None and seconds <= 0:
+            _fail("--seconds must be positive")
+        if log is not None and (game or seed is not None or variant or ruling):
+            _fail("give either a log or --game with --seed, not both")
+        try:
+            if log is not None:
+                loaded = L.read_log(log)
+                g, deck, before, table = loaded.game, loaded.deck, loaded.moves, loaded.table
+                source = f"replay solve, from {log.name}"
+                if isinstance(loaded.data.get("meta"), dict) and "source" in loaded.data["meta"]:
+                    source += f" ({loaded.data['meta']['source']})"
+            else:
+                if game is None or seed is None:
+                    _fail("give a log, or --game and --seed")
+                if seed < 0:  # type: ignore[operator]
+                    _fail("--seed must be a non-negative integer")
+                from replay.games.catalog import create
+
+                g = create(game, variant, _rulings(ruling))  # type: ignore[arg-type]
+                deck = g.deck_from_seed(seed)  # type: ignore[arg-type]
+                before, table = [], g.new_table(deck)
+                source = f"replay solve, seed {seed}"
+        except ReplayError as e:
+            _fail(e.one_line(), 1)
+        budget = Budget(nodes=nodes or None, seconds=seconds)
+        r = solve(g, table, budget=budget)
+        facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s; budget {budget.describe()}"
+        if r.status != WON:
+            why = "the search was exhaustive" if r.status != "unknown" else f"the {r.stopped_by} budget ran out"
+            typer.echo(f"{r.status}: {why} ({facts})", err=True)
+            return
+        line = before + r.line
+        meta = {"source": source, "player": "solver",
+                "solver": {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}}
+        text = L.dumps(L.make_log(g, deck, line, "won", meta))
+        if out is not None:
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(text, encoding="utf-8")
+            except OSError as e:
+                _fail(f"cannot write {out}: {e.strerror or e}")
+            typer.echo(f"won in {len(line)} moves ({facts}); log written to {out}", err=True)
+        else:
+            typer.echo(text, nl=False)
+            typer.echo(f"won in {len(line)} moves ({facts})", err=True)
+
+    @app.command("stats")
+    def stats_cmd(
+        game: Optional[str] = typer.Argument(None, help="Game ID (not with --table or --page)."),
+        variant: List[str] = typer.Option([], "--variant", "-v", help="A variant (repeatable)."),
+        ruling: List[str] = typer.Option([], "--ruling", "-r", help="NAME=READING (repeatable)."),
+        deals: int = typer.Option(100, "--deals", "-n", help="Deals to play (the table: per game and variant)."),
+        ruling_deals: int = typer.Option(200, "--ruling-deals", help="(--table) Deals per ruling reading."),
+        seed: int = typer.Option(1, "--seed", "-s", help="First seed; deals are SEED, SEED+1, …"),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores)."),
+        nodes: Optional[int] = typer.Option(20_000, "--nodes", help="Solver budget per deal: positions (0: none)."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", help="Solver budget per deal: seconds."),
+        no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
+        json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),
+        table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="(--table) data file; (--page) Markdown file."),
+        page: Optional[Path] = typer.Option(None, "--page", help="Render the results page from this data file."),
+    ) -> None:
+        """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
+
+        ``replay stats GAME`` measures one form; ``--table`` measures every game, variant and
+        ruling reading and writes the data file; ``--page`` turns a data file into docs/stats.md.
+        """
+        from replay.engine.errors import ReplayError
+
+        if deals < 1 or ruling_deals < 1:
+            _fail("--deals and --ruling-deals must be at least 1")
+        if seed < 0:
+            _fail("--seed must be a non-negative integer")
+        if workers is not None and workers < 1:
+            _fail("--workers must be at least 1")
+        if nodes is not None and nodes < 0:
+            _fail("--nodes must be 0 (no limit) or more")
+        if seconds is not None and seconds <= 0:
+            _fail("--seconds must be positive")
+        if (nodes is None or nodes == 0) and seconds is None:
+            _fail("a budget is needed: --nodes or --seconds")
+        modes = sum([game is not None, table, page is not None])
+        if modes != 1:
+            _fail("give one of: GAME, --table, --page FILE")
+        if page is not None:
+            from replay.solver import table as T
+
+            try:
+                text = T.render_page(T.load(page))
+            except (OSError, ValueError, KeyError) as e:
+                _fail(f"cannot render {page}: {e}")
+            if out is None:
+                typer.echo(text, nl=False)
+            else:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(text, encoding="utf-8")
+                typer.echo(f"wrote {out}", err=True)
+            return
+        if table:
+            import sys
+
+            from replay.solver import table as T
+
+            if out is None:
+                _fail("--table needs --out FILE (the data file)")
+            try:
+                data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
+                                   seconds=seconds, workers=workers, greedy=not no_greedy,
+                                   command=" ".join(["replay"] + sys.argv[1:]) if sys.argv else "replay stats",
+                                   progress=True)
+            except ReplayError as e:
+                _fail(e.one_line(), 1)
+            T.save(data, out)  # type: ignore[arg-type]
+            typer.echo(f"wrote {out}", err=True)
+            return
+
+        from replay.games.catalog import create
+        from replay.solver import stats as S
+        from replay.solver.table import progress_bar, show_rows
+
+        chosen = _rulings(ruling)
+        try:
+            create(game, variant, chosen)  # type: ignore[arg-type]
+        except ReplayError as e:
+            _fail(e.one_line(), 1)
+        form = S.Form(game, tuple(variant), tuple(sorted(chosen.items())))  # type: ignore[arg-type]
+        jobs = [(form, s) for s in range(seed, seed + deals)]
+        import time
+
+        t0 = time.perf_counter()
+        with progress_bar(len(jobs), form.label) as advance:
+            results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance)
+        summary = S.summarize(results)
+        summary.update(form=form.as_dict(), wall_seconds=time.perf_counter() - t0,
+                       budget={"nodes": nodes or None, "seconds": seconds}, workers=workers)
+        show_rows([(form.label, summary)], wall=summary["wall_seconds"])
+        if json_out is not None:
+            import json
+
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            json_out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,202 @@
+"""Win rates: run the solver and the greedy player over seeded deals, in parallel, with 95% intervals.
+
+Deals are ``game.deck_from_seed(seed)`` for ``seed = S, S+1, …``.  Rates carry Wilson score
+intervals; the difference a ruling makes is measured on the same seeds as the default
+(paired) with Newcombe's hybrid score interval for paired proportions (his method 10).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Sequence
+
+#: two-sided 95% normal quantile
+Z95 = 1.959963984540054
+
+#: one-letter codes of the per-deal results stored in the data files
+CODE = {"won": "W", "unwinnable": "X", "unknown": "?"}
+DECODE = {v: k for k, v in CODE.items()}
+
+
+# ----------------------------------------------------------------------------- intervals
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``k/n`` (no continuity correction); (0, 1) when n = 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    denom = 1 + z2 / n
+    return max(0.0, (centre - half) / denom), min(1.0, (centre + half) / denom)
+
+
+def newcombe_unpaired(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float, float]:
+    """Difference p1 - p2 of independent proportions with Newcombe's hybrid score interval (method 10, 1998)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p1 - p2
+    return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+def newcombe_paired(both: int, only1: int, only2: int, neither: int, z: float = Z95) -> tuple[float, float, float]:
+    """Difference p1 - p2 of paired proportions with Newcombe's hybrid score interval (paired method 10, 1998).
+
+    ``both`` pairs succeed under 1 and 2, ``only1`` under 1 only, ``only2`` under 2 only, ``neither``
+    under neither.  The Wilson limits of p1 and p2 are combined with the phi correlation of the
+    2x2 table (taken as 0 when a margin is empty).
+    """
+    n = both + only1 + only2 + neither
+    if n == 0:
+        return 0.0, -1.0, 1.0
+    k1, k2 = both + only1, both + only2
+    p1, p2 = k1 / n, k2 / n
+    l1, u1 = wilson(k1, n, z)
+    l2, u2 = wilson(k2, n, z)
+    margins = (both + only1) * (only2 + neither) * (both + only2) * (only1 + neither)
+    phi = (both * neither - only1 * only2) / math.sqrt(margins) if margins > 0 else 0.0
+    d = p1 - p2
+    dl = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    du = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    lo = d - math.sqrt(max(dl, 0.0))
+    hi = d + math.sqrt(max(du, 0.0))
+    return d, max(-1.0, lo), min(1.0, hi)
+
+
+# ----------------------------------------------------------------------------- one deal
+
+
+@dataclass(frozen=True)
+class Form:
+    """A game instance by name: game, variants and the rulings read otherwise than by default."""
+
+    game: str
+    variants: tuple[str, ...] = ()
+    rulings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        parts = [self.game] + ["+" + v for v in self.variants] + [f"{k}={v}" for k, v in self.rulings]
+        return " ".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "variants": list(self.variants), "rulings": dict(self.rulings)}
+
+
+@lru_cache(maxsize=64)
+def _game(form: Form):
+    from replay.games.catalog import create
+
+    return create(form.game, form.variants, dict(form.rulings))
+
+
+def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, greedy: bool = True) -> dict[str, Any]:
+    """Solve one deal and play it greedily; a small dict of plain values (it crosses process boundaries)."""
+    from replay.solver.greedy import play_greedy
+    from replay.solver.search import Budget, solve
+
+    game = _game(form)
+    deck = game.deck_from_seed(seed)
+    r = solve(game, deck=deck, budget=Budget(nodes=nodes, seconds=seconds))
+    out: dict[str, Any] = {"seed": seed, "status": r.status, "moves": len(r.line), "nodes": r.nodes,
+                           "seconds": r.seconds}
+    if greedy:
+        t0 = time.perf_counter()
+        g = play_greedy(game, deck)
+        out.update(greedy_won=g.won, greedy_moves=len(g.line), greedy_seconds=time.perf_counter() - t0)
+    return out
+
+
+def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool]) -> list[dict[str, Any]]:
+    form, seeds, nodes, seconds, greedy = args
+    return [play_deal(form, s, nodes, seconds, greedy) for s in seeds]
+
+
+def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | None, workers: int | None = None,
+        greedy: bool = True, progress: Callable[[int], None] | None = None,
+        chunk: int = 4) -> list[dict[str, Any]]:
+    """Play every (form, seed) job; results in job order.  ``workers`` processes (default: all cores)."""
+    workers = workers or os.cpu_count() or 1
+    batches: list[tuple[Form, list[int]]] = []
+    for form, seed in jobs:
+        if batches and batches[-1][0] == form and len(batches[-1][1]) < chunk:
+            batches[-1][1].append(seed)
+        else:
+            batches.append((form, [seed]))
+    out: list[dict[str, Any]] = []
+    if workers <= 1:
+        for form, seeds in batches:
+            out.extend(_play_many((form, seeds, nodes, seconds, greedy)))
+            if progress:
+                progress(len(seeds))
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for (form, seeds), res in zip(batches, pool.map(_play_many, [(f, s, nodes, seconds, greedy)
+                                                                       for f, s in batches])):
+            out.extend(res)
+            if progress:
+                progress(len(seeds))
+    return out
+
+
+# ----------------------------------------------------------------------------- summaries
+
+
+def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Counts, rates with Wilson intervals, mean moves and time of one row of results."""
+    rows = list(results)
+    n = len(rows)
+    won = sum(r["status"] == "won" for r in rows)
+    lost = sum(r["status"] == "unwinnable" for r in rows)
+    unknown = n - won - lost
+    lo, hi = wilson(won, n)
+    out: dict[str, Any] = {
+        "deals": n,
+        "solver": {
+            "won": won, "unwinnable": lost, "unknown": unknown,
+            "win_rate": won / n if n else 0.0, "win_ci": [lo, hi],
+            "unwinnable_share": lost / n if n else 0.0, "unknown_share": unknown / n if n else 0.0,
+            "win_rate_at_most": (won + unknown) / n if n else 1.0,
+            "mean_moves_won": (sum(r["moves"] for r in rows if r["status"] == "won") / won) if won else None,
+            "mean_nodes": sum(r["nodes"] for r in rows) / n if n else 0.0,
+            "seconds": sum(r["seconds"] for r in rows),
+            "results": "".join(CODE[r["status"]] for r in rows),
+        },
+    }
+    if rows and "greedy_won" in rows[0]:
+        gw = sum(bool(r["greedy_won"]) for r in rows)
+        glo, ghi = wilson(gw, n)
+        out["greedy"] = {
+            "won": gw, "win_rate": gw / n, "win_ci": [glo, ghi],
+            "mean_moves": sum(r["greedy_moves"] for r in rows) / n,
+            "seconds": sum(r["greedy_seconds"] for r in rows),
+            "results": "".join("1" if r["greedy_won"] else "0" for r in rows),
+        }
+    out["seeds"] = [rows[0]["seed"], rows[-1]["seed"]] if rows else []
+    return out
+
+
+def paired(reading: str, default: str) -> dict[str, Any]:
+    """The paired difference (reading - default) of two per-deal win strings over the same seeds."""
+    n = min(len(reading), len(default))
+    a = [c in ("W", "1") for c in reading[:n]]
+    b = [c in ("W", "1") for c in default[:n]]
+    both = sum(x and y for x, y in zip(a, b))
+    only1 = sum(x and not y for x, y in zip(a, b))
+    only2 = sum(y and not x for x, y in zip(a, b))
+    neither = n - both - only1 - only2
+    d, lo, hi = newcombe_paired(both, only1, only2, neither)
+    return {"deals": n, "difference": d, "ci": [lo, hi], "both": both, "reading_only": only1,
+            "default_only": only2, "neither": neither, "method": "Newcombe hybrid score, paired (method 10)"}
+
+
+__all__ = ["wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
+           "Z95", "CODE", "DECODE"]

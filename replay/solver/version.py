@@ -1,0 +1,37 @@
+"""Which code made a result: ``git describe`` of the working tree, else the package version."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=_ROOT, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """``git describe --always --dirty`` (e.g. ``0d5e4a6-dirty``), or ``replay <version>`` outside a checkout."""
+    described = _git("describe", "--always", "--dirty")
+    if described:
+        return described
+    try:
+        from importlib.metadata import version
+
+        return f"replay {version('replay')}"
+    except Exception:  # noqa: BLE001 - not installed
+        return "unknown"
+
+
+@lru_cache(maxsize=1)
+def commit() -> str | None:
+    """The full hash of HEAD, when in a git checkout."""
+    return _git("rev-parse", "HEAD")
