@@ -1,0 +1,261 @@
+"""Fuzzing the validator: thousands of malformed and mutated logs.
+
+Properties:
+
+(a) nothing escapes: every input gets a report whose verdict is valid, illegal or malformed
+    (never an exception, never an internal error);
+(b) verdicts agree with the engine's legal-move list: a move the validator accepts is in
+    ``legal_moves()`` at that point, the move it rejects as illegal is not, a card mismatch is a
+    legal move naming another card, and a ``lost`` game has no legal move left.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from replay.engine import cards as C
+from replay.engine.game import Move
+from replay.games import create
+from replay.log.models import GameLog
+from replay.log.play import dumps, played_log
+from replay.log.report import ILLEGAL, MALFORMED, VALID
+from replay.log.validate import check_bytes
+
+#: (game, variants, rulings, seed): the logs mutated
+BASES = [
+    ("printex-frame", (), {}, 3),
+    ("printex-frame", ("cztery-katy",), {"frame": "square-20"}, 4),
+    ("zwarta-kolumna", (), {}, 3),
+    ("zwarta-kolumna", ("cztery-katy",), {}, 5),
+    ("zwarta-kolumna", ("gotycki-zamek",), {"deal-timing": "when-stuck"}, 6),
+    ("exiles", (), {}, 3),
+    ("exiles", (), {"foundations": "eight-aces", "play-during-deal": "during"}, 4),
+    ("napoleons-square", (), {}, 3),
+    ("napoleons-square", (), {"sequence-moves": "whole-sequence", "space-fill": "any-card"}, 5),
+]
+#: moves checked against legal_moves() after the first changed move (legal_moves costs up to ~1 ms)
+WINDOW = 25
+CODES_ = [C.code(i) for i in range(52)]
+JUNK_NAMES = ["", "p0", "P1", "A9", "stock ", "exile", "K", "🂡", "p1\u0000", "x" * 70]
+JUNK_CARDS = ["10H", "th", "", "ZZ", "1S", "A♠", 5, None, ["AS"]]
+
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+                print_blob=True)
+
+
+@lru_cache(maxsize=None)
+def base(i: int) -> dict[str, Any]:
+    gid, variants, rulings, seed = BASES[i]
+    return json.loads(dumps(played_log(create(gid, variants, rulings), seed, 400)))
+
+
+@lru_cache(maxsize=None)
+def piles(i: int) -> list[str]:
+    gid, variants, rulings, _ = BASES[i]
+    return list(create(gid, variants, rulings).layout.names)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def a_move(draw: Any, names: list[str]) -> Any:
+    kind = draw(st.sampled_from(["deal", "redeal", "move", "move", "move", "fill", "tuck", "junk"]))
+    if kind in ("deal", "redeal"):
+        return {"type": kind}
+    if kind == "junk":
+        return draw(json_values)
+    m: dict[str, Any] = {"type": kind,
+                         "from": draw(st.sampled_from(names) | st.sampled_from(JUNK_NAMES)),
+                         "to": draw(st.sampled_from(names) | st.sampled_from(JUNK_NAMES))}
+    if draw(st.booleans()):
+        m["card"] = draw(st.sampled_from(CODES_) | st.sampled_from(JUNK_CARDS))
+    if kind == "move" and draw(st.integers(0, 3)) == 0:
+        m["count"] = draw(st.integers(-1, 4) | st.sampled_from(["2", 1.5, True, None]))
+    return m
+
+
+def mutate(draw: Any, i: int) -> dict[str, Any]:
+    """A copy of base log ``i`` with one to three random changes."""
+    d = json.loads(json.dumps(base(i)))
+    names = piles(i)
+    moves = d["moves"]
+    for _ in range(draw(st.integers(1, 3))):
+        n = len(moves)
+        op = draw(st.sampled_from(["drop", "dup", "swap", "insert", "insert", "pile", "card", "count", "truncate",
+                                   "value", "delete-key", "header", "result", "deck"]))
+        k = draw(st.integers(0, max(0, n - 1)))
+        if op == "drop" and n:
+            del moves[k]
+        elif op == "dup" and n:
+            moves.insert(k, json.loads(json.dumps(moves[k])))
+        elif op == "swap" and n > 1:
+            j = draw(st.integers(max(0, k - 5), min(n - 1, k + 5)))
+            moves[k], moves[j] = moves[j], moves[k]
+        elif op == "insert":
+            moves.insert(draw(st.integers(0, n)), a_move(draw, names))
+        elif op == "pile" and n and isinstance(moves[k], dict) and "from" in moves[k]:
+            moves[k][draw(st.sampled_from(["from", "to"]))] = draw(st.sampled_from(names) | st.sampled_from(JUNK_NAMES))
+        elif op == "card" and n and isinstance(moves[k], dict) and moves[k].get("type") != "deal":
+            moves[k]["card"] = draw(st.sampled_from(CODES_) | st.sampled_from(JUNK_CARDS))
+        elif op == "count" and n and isinstance(moves[k], dict):
+            moves[k]["count"] = draw(st.integers(-1, 5) | st.sampled_from(["1", 2.0, False]))
+        elif op == "truncate":
+            del moves[k:]
+        elif op == "value":
+            target = draw(st.sampled_from(["format", "game", "variants", "rulings", "deck", "moves", "result", "meta"]))
+            if target == "moves" and n:
+                moves[k] = draw(json_values)
+            else:
+                d[target] = draw(json_values)
+        elif op == "delete-key":
+            if n and isinstance(moves[k], dict) and moves[k] and draw(st.booleans()):
+                del moves[k][draw(st.sampled_from(sorted(moves[k])))]
+            else:
+                d.pop(draw(st.sampled_from(sorted(d))), None)
+        elif op == "header":
+            what = draw(st.sampled_from(["game", "variant", "ruling"]))
+            if what == "game":
+                d["game"] = draw(st.sampled_from(["printex-frame", "zwarta-kolumna", "exiles", "napoleons-square",
+                                                  "zwarta", ""]))
+            elif what == "variant":
+                d["variants"] = draw(st.lists(st.sampled_from(["cztery-katy", "chaldejski", "gotycki-zamek",
+                                                               "fill-from-any-pile", "any-pile-after-third-deal",
+                                                               "nope"]), max_size=2))
+            else:
+                rulings = d["rulings"] if isinstance(d.get("rulings"), dict) else {}
+                key = draw(st.sampled_from(sorted(rulings) + ["frame", "side-reach", "nope"]))
+                rulings[key] = draw(st.sampled_from(["row", "adjacent", "square-20", "square-16", "when-stuck",
+                                                     "player-choice", "x"]))
+                d["rulings"] = rulings
+        elif op == "result":
+            d["result"] = draw(st.sampled_from(["won", "lost", "unfinished", "draw", 1, None]))
+        elif op == "deck" and isinstance(d.get("deck"), list) and d["deck"]:
+            deck = d["deck"]
+            a, b = draw(st.integers(0, len(deck) - 1)), draw(st.integers(0, len(deck) - 1))
+            how = draw(st.sampled_from(["swap", "swap", "replace", "drop"]))
+            if how == "swap":
+                deck[a], deck[b] = deck[b], deck[a]
+            elif how == "replace":
+                deck[a] = draw(st.sampled_from(CODES_) | st.sampled_from(JUNK_CARDS))
+            else:
+                del deck[a]
+    return d
+
+
+def first_difference(a: list[Any], b: list[Any]) -> int:
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return k
+    return min(len(a), len(b))
+
+
+def assert_agrees_with_the_engine(data: bytes, report: Any, start: int) -> None:
+    """Property (b), checked from move ``start`` (the moves before it are those of a valid base log)."""
+    if report.verdict not in (VALID, ILLEGAL):
+        return
+    log = GameLog.model_validate_json(data)
+    game = create(log.game, log.variants, log.rulings)
+    lay = game.layout
+    moves = [Move(s.type, lay.index(s.from_) if hasattr(s, "from_") else -1,
+                  lay.index(s.to) if hasattr(s, "to") else -1,
+                  C.parse(s.card) if getattr(s, "card", None) else -1, getattr(s, "count", 1)) for s in log.moves]
+    t = game.new_table([C.parse(c) for c in log.deck])
+    p = report.first
+    stop = p.move if p is not None and p.move is not None else len(moves)
+    if start > stop:
+        start = stop
+    for k in range(stop):
+        if start <= k < start + WINDOW:
+            legal = {(m.type, m.src, m.dst, m.count) for m in t.legal_moves()}
+            m = moves[k]
+            assert (m.type, m.src, m.dst, m.count) in legal, f"move {k} accepted but not in legal_moves()"
+        t.push(moves[k])
+    if p is not None and p.move is not None:
+        m = moves[p.move]
+        legal = {(x.type, x.src, x.dst, x.count) for x in t.legal_moves()}
+        key = (m.type, m.src, m.dst, m.count)
+        if p.code == "illegal-move":
+            assert key not in legal, f"move {p.move} rejected under {p.clause} but legal_moves() has it"
+            assert p.clause and t.violation(m) is not None
+        else:
+            assert p.code == "card-mismatch"
+            assert key in legal and t.piles[m.src][-m.count] != m.card
+    elif report.outcome == "lost":
+        assert not t.legal_moves()
+    elif report.outcome == "unfinished":
+        assert t.legal_moves()
+
+
+@settings(FUZZ, max_examples=1200)
+@given(st.data())
+def test_mutated_logs_get_verdicts_that_agree_with_the_engine(data):
+    i = data.draw(st.integers(0, len(BASES) - 1), label="base")
+    d = mutate(data.draw, i)
+    raw = json.dumps(d).encode()
+    report = check_bytes(raw, "fuzz.json")
+    event(f"{report.verdict} {report.first.code if report.first else ''}")
+    assert report.verdict in (VALID, ILLEGAL, MALFORMED), report.problems  # (a): never an internal error
+    assert all(p.message and "\n" not in p.message for p in report.problems)
+    if report.verdict == MALFORMED:
+        assert len(report.problems) == 1 and report.first.path.startswith("$")
+        return
+    base_moves = base(i)["moves"]
+    same_header = all(d.get(k) == base(i).get(k) for k in ("game", "variants", "rulings", "deck"))
+    start = first_difference(d["moves"], base_moves) if same_header else 0
+    assert_agrees_with_the_engine(raw, report, start)
+
+
+@settings(FUZZ, max_examples=600)
+@given(st.data())
+def test_bytes_and_json_garbage_never_escape(data):
+    i = data.draw(st.integers(0, len(BASES) - 1), label="base")
+    raw = dumps(base(i)).encode()
+    how = data.draw(st.sampled_from(["truncate", "flip", "insert", "garbage", "wrap", "json"]))
+    if how == "truncate":
+        raw = raw[: data.draw(st.integers(0, len(raw)))]
+    elif how == "flip":
+        k = data.draw(st.integers(0, len(raw) - 1))
+        raw = raw[:k] + bytes([data.draw(st.integers(0, 255))]) + raw[k + 1:]
+    elif how == "insert":
+        k = data.draw(st.integers(0, len(raw)))
+        raw = raw[:k] + data.draw(st.binary(min_size=1, max_size=8)) + raw[k:]
+    elif how == "garbage":
+        raw = data.draw(st.binary(max_size=200))
+    elif how == "wrap":
+        depth = data.draw(st.integers(1, 400))
+        raw = b"[" * depth + raw + b"]" * depth
+    else:
+        raw = json.dumps(data.draw(json_values)).encode()
+    report = check_bytes(raw, "garbage.json")
+    assert report.verdict in (VALID, ILLEGAL, MALFORMED), report.problems
+    if report.verdict == MALFORMED:
+        p = report.first
+        assert len(report.problems) == 1 and p.message and "\n" not in p.message
+
+
+@settings(FUZZ, max_examples=400)
+@given(st.data())
+def test_lenient_and_until_never_escape_and_stay_ordered(data):
+    i = data.draw(st.integers(0, len(BASES) - 1), label="base")
+    d = mutate(data.draw, i)
+    raw = json.dumps(d).encode()
+    until = data.draw(st.none() | st.integers(0, 200))
+    lenient = check_bytes(raw, "l.json", lenient=True, until=until)
+    strict = check_bytes(raw, "s.json", until=until)
+    assert lenient.verdict in (VALID, ILLEGAL, MALFORMED) and strict.verdict == lenient.verdict
+    moves = [p.move for p in lenient.problems if p.move is not None]
+    assert moves == sorted(moves) and len(set(moves)) == len(moves)
+    if strict.first is not None and strict.first.move is not None:
+        assert lenient.first.move == strict.first.move and lenient.first.code == strict.first.code
+    if until is not None and strict.verdict != MALFORMED:
+        assert strict.replayed <= until
+        assert all(m < until for m in moves)
