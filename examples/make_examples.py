@@ -25,7 +25,6 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
-from replay.engine import cards as C  # noqa: E402
 from replay.engine.game import Game, Move, Table  # noqa: E402
 from replay.games.catalog import catalog, create  # noqa: E402
 from replay.log.play import dumps, new_log, play, step_of  # noqa: E402

@@ -163,7 +163,7 @@ def show(
     from replay.log.locate import format_path
     from replay.log.report import Report, problem_lines, report_lines
     from replay.log.render import draw, piles_listing, rich_style, state_line
-    from replay.log.validate import Bad, Replay, check_bytes, malformed, parse, replay_to
+    from replay.log.validate import Bad, Replay, check_bytes, internal_error, malformed, parse, replay_to
 
     data, name = _read(log)
     try:
@@ -180,6 +180,10 @@ def show(
         for line in report_lines(malformed(name, bad, Replay(parsed, name, data))):
             typer.echo(line, err=True)
         raise typer.Exit(1)
+    except Exception as e:  # noqa: BLE001 - never a traceback on the command line
+        for line in report_lines(internal_error(name, e)):
+            typer.echo(line, err=True)
+        raise typer.Exit(2)
     game = inst.game
     console = Console(highlight=False, soft_wrap=True)
     style = rich_style if console.is_terminal else (lambda c, t: t)

@@ -6,7 +6,6 @@ from functools import lru_cache
 
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
-from replay.engine.layout import FOUNDATION, STOCK
 
 PENDING = "(translation not yet written)"
 
@@ -66,10 +65,3 @@ def clause_text(clause: str) -> tuple[str | None, str | None, str | None, str | 
     translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
     return original, translation, c.verbatim, c.normalized
 
-
-def is_foundation(t: Table, i: int) -> bool:
-    return i >= 0 and t.game.roles[i] == FOUNDATION
-
-
-def is_stock(t: Table, i: int) -> bool:
-    return i >= 0 and t.game.roles[i] == STOCK

@@ -304,9 +304,12 @@ def _form(game: Game) -> str:
 
 
 class Replay:
-    """The replay of one parsed log (kept so that ``replay show`` can look at the table)."""
+    """A log being checked, with its raw text, to place problems (line, column) and quote moves as written.
 
-    def __init__(self, log: GameLog, name: str, raw: bytes | None = None) -> None:
+    ``log`` is None when the bytes did not parse; the raw text is decoded only when a problem is reported.
+    """
+
+    def __init__(self, log: GameLog | None, name: str, raw: bytes | None = None) -> None:
         self.log, self.name, self.raw = log, name, raw
         self._text: str | None = None
 
@@ -332,6 +335,7 @@ class Replay:
                 return w
         import json
 
+        assert self.log is not None
         return json.dumps(self.log.moves[i].model_dump(by_alias=True, exclude_unset=True), ensure_ascii=False,
                           separators=(", ", ": "))
 
@@ -361,17 +365,11 @@ def check_bytes(data: bytes, name: str = "<log>", *, lenient: bool = False, unti
         except ValidationError as err:
             bad, line, col = _from_validation(err, body)
             if line is None:
-                return malformed(name, bad, _bare(name, data))
+                return malformed(name, bad, Replay(None, name, data))
             return malformed(name, bad, None, line, col)
         return check_log(log, name, data, lenient=lenient, until=until, rulings=rulings)
     except Exception as e:  # noqa: BLE001 - the command line must never show a traceback
         return internal_error(name, e)
-
-
-def _bare(name: str, data: bytes) -> Replay:
-    r = Replay.__new__(Replay)
-    r.log, r.name, r.raw, r._text = None, name, data, None  # type: ignore[assignment]
-    return r
 
 
 def internal_error(name: str, e: BaseException) -> Report:
