@@ -350,7 +350,7 @@ class Table:
 
     def copy(self) -> Table:
         return Table(self.game, [list(p) for p in self.piles], list(self.fsuit), self.passes, self.rounds,
-                     dict(self.vars), self.ply)
+                     {k: _copied(v) for k, v in self.vars.items()}, self.ply)
 
     # ------------------------------------------------------------- queries
 
@@ -429,6 +429,17 @@ class Table:
         """A hashable summary of the position (for search)."""
         return (tuple(tuple(p) for p in self.piles), tuple(self.fsuit), self.passes,
                 tuple(sorted((k, _hashable(v)) for k, v in self.vars.items())))
+
+
+def _copied(v: Any) -> Any:
+    """A copy of a game-state value deep enough that changing the copy never changes the original."""
+    if isinstance(v, list):
+        return [_copied(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copied(x) for k, x in v.items()}
+    if isinstance(v, set):
+        return set(v)
+    return v
 
 
 def _plain(v: Any) -> Any:
