@@ -278,11 +278,3 @@ def test_ruling_that_applies_only_to_a_variant_is_refused_without_it():
     with pytest.raises(BadCombination, match="cztery-katy"):
         create("printex-frame", rulings={"build-suit": "any-suit"})
 
-
-def test_a_copied_table_shares_no_state_with_the_original(ex):
-    t = ex.new_table(ex.deck_from_seed(4))
-    t.vars["_seen"].append(123)
-    c = t.copy()
-    c.vars["_seen"].append(456)
-    c.piles[0].append(1)
-    assert t.vars["_seen"] == [123] and t.piles[0] == [] and c.vars["_seen"] == [123, 456]
