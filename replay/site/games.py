@@ -211,7 +211,7 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
                            for (s, r, kind), n in kinds.items())
         body = [f'<div lang="{lang}" markdown>', "", mark_terms(esc(c.verbatim), words or {}), "", "</div>", "",
                 f"Repairs made in the text above: {listed}. The whole verbatim text: "
-                f"[text {tid}]({link.text(tid)})."]
+                f"[text {tid}]({link.verbatim(tid)})."]
         out.append('??? quote "Verbatim, as digitized"\n\n' + indent("\n".join(body)) + "\n")
     return "\n".join(out)
 
@@ -245,9 +245,8 @@ def tested_by(d: SiteData, c: Clause, link: Linker) -> str:
 
 
 def ambiguity_callout(d: SiteData, a: Ambiguity, link: Linker, first_at: str | None) -> str:
-    status = STATUS_TEXT.get(a.status, a.status)
-    extra = f" · ruling {a.ruling}" if a.ruling else ""
-    title = f"{a.id} · {one_line(a.title)} · {status}{extra}"
+    status = f"ruling {a.ruling}" if a.ruling else STATUS_TEXT.get(a.status, a.status)
+    title = f"{a.id} · {one_line(a.title)} · {status}"
     title = title.replace('"', "'")
     if first_at:
         body = (f"See under [{first_at}](#{first_at}) above. Default reading: `{a.default}`. "
@@ -292,7 +291,10 @@ def clause_block(d: SiteData, c: Clause, link: Linker, seen_amb: dict[str, str],
     heading = clause_heading(c).replace("### ", "#" * level + " ", 1)
     tid = d.corpus.text_of[c.id]
     start, end = c.spans[0][0], c.spans[-1][1]
-    variant = f" · variant [`{c.variant}`](#variant-{c.variant})" if c.variant else ""
+    known = {v.id for v in d.corpus.games[c.game].variants} if c.game in d.corpus.games else set()
+    variant = ""
+    if c.variant:
+        variant = f" · variant [`{c.variant}`](#variant-{c.variant})" if c.variant in known else f" · variant `{c.variant}`"
     parts = [heading, "",
              f"Text [{tid}]({link.text(tid)}), characters {start}–{end}{variant}", "{ .clause-meta }", "",
              clause_text_block(d, c, link, words)]

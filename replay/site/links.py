@@ -34,6 +34,9 @@ class Linker:
     def text(self, text_id: str) -> str:
         return self.to(SOURCES_PAGE, f"text-{text_id}")
 
+    def verbatim(self, text_id: str) -> str:
+        return self.to(SOURCES_PAGE, f"verbatim-{text_id}")
+
     def game(self, gid: str, anchor: str | None = None) -> str:
         return self.to(self.d.game_page(gid), anchor)
 

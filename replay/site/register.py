@@ -115,11 +115,11 @@ def sources_page(d: SiteData) -> str:
                 f"| Language | {t.language}; {esc(t.orthography)} |",
                 f"| Layers | {', '.join(t.layers)} |",
                 f"| Games | {', '.join(f'[{g}]({link.game(g)})' for g in t.games if g in d.corpus.games)} |",
-                "", "### Provenance", "", provenance_section(d, tid, link, collapsible=False)]
+                "", f"### Provenance {{#provenance-{tid}}}", "", provenance_section(d, tid, link, collapsible=False)]
         fixes = d.corpus.corrections(tid)
         cf = d.corpus.clause_files[tid]
         if cf.substitutions or cf.corrections:
-            out += ["### Repairs", "", "What the diplomatic text on the game pages changes, and why.", "",
+            out += [f"### Repairs {{#repairs-{tid}}}", "", "What the diplomatic text on the game pages changes, and why.", "",
                     "| Where | Verbatim | Read as | Kind | Why |", "| --- | --- | --- | --- | --- |"]
             for s in cf.substitutions:
                 n = sum(1 for k in fixes if k.sic == s.sic and k.corr == s.corr and k.kind == s.kind)
@@ -127,7 +127,7 @@ def sources_page(d: SiteData) -> str:
             for k in cf.corrections:
                 out.append(f"| character {k.at} | “{esc(k.sic)}” | “{esc(k.corr)}” | {k.kind} | {link.prose(k.reason)} |")
             out.append("")
-        out += ["### Verbatim text", "",
+        out += [f"### Verbatim text {{#verbatim-{tid}}}", "",
                 f"Exactly as in `corpus/{t.file}` ({t.language}; line breaks as in the file).", "",
                 fence(d.corpus.sources[tid], "text"), ""]
     return "\n".join(out) + "\n"

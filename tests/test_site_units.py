@@ -1,0 +1,202 @@
+"""The site generator's parts: escaping, ID links, tooltips, drawings, and that a dangling link fails a build."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import markdown
+import pytest
+import yaml
+
+from replay.corpus.loader import default_corpus
+from replay.site import griffe_ext, svg
+from replay.site.games import mark_terms, words_with
+from replay.site.links import Linker
+from replay.site.text import blocks_out, esc, fence, link_ids, raw_block, rel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _plain(md_text: str) -> str:
+    html = markdown.markdown(md_text, extensions=["tables", "attr_list"])
+    text = re.sub(r"<[^>]+>", "", html)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").replace("&quot;", '"')
+
+
+@pytest.mark.parametrize("s", [
+    "plain text",
+    "*not emphasis* and _not either_ and **nor** __this__",
+    "[not a link](x) and <b>not a tag</b> & an ampersand",
+    "# not a heading",
+    "1. not a list",
+    "- not a list either",
+    "`not code` and \\backslash\\",
+    "{: .not-attributes } | pipes |",
+    "Играя каждую карту, смотрятъ на ея численный порядокъ (№ 1)",
+    "koszulką do dołu – „cztery kąty”",
+])
+def test_escaped_text_renders_as_itself(s: str) -> None:
+    assert _plain(esc(s)).strip() == s
+
+
+def test_ids_in_prose_become_links_only_when_known() -> None:
+    known = {"zk-8": "games/zk.md#zk-8", "amb-zk-figure": "ambiguities.md#amb-zk-figure"}
+    out = link_ids(esc("see zk-8 and amb-zk-figure, not zk-999 nor amb-zk-figure-x"), known.get)
+    assert "[zk-8](games/zk.md#zk-8)" in out
+    assert "[amb-zk-figure](ambiguities.md#amb-zk-figure)" in out
+    assert "zk-999" in out and "[zk-999]" not in out and "[amb-zk-figure-x]" not in out
+    assert link_ids("`zk-8` in code", known.get) == "`zk-8` in code"
+
+
+def test_relative_links_between_pages() -> None:
+    assert rel("games/exiles.md", "ambiguities.md") == "../ambiguities.md"
+    assert rel("index.md", "games/exiles.md") == "games/exiles.md"
+    assert rel("reference/games/exiles.md", "source/replay/games/exiles.py.md") == \
+        "../../source/replay/games/exiles.py.md"
+
+
+def test_glossary_tooltips_wrap_whole_words_longest_first() -> None:
+    words = {"karty": "card", "karty podstawowe": "foundation cards", "as": "ace"}
+    out = mark_terms("To są karty podstawowe, karty i asy.", words)
+    assert out.count("<abbr") == 2
+    assert '<abbr title="foundation cards">karty podstawowe</abbr>' in out
+    assert '<abbr title="card">karty</abbr> i asy' in out
+    assert words_with("Na asy zbieramy karty, kartę", "kart") == {"karty", "kartę"}
+
+
+def test_fence_holds_any_text() -> None:
+    text = "a ``` b ```` c\n"
+    block = fence(text)
+    assert block.startswith("`````text\n") and text in block
+
+
+def test_raw_blocks_are_kept_out_of_markdown() -> None:
+    md_text = "# T\n\n" + raw_block('<div id="a">x</div>') + "\n\ntext\n\n" + raw_block("<p>y</p>")
+    out, blocks = blocks_out(md_text)
+    assert "raw-html" not in out and len(blocks) == 2
+    assert list(blocks.values()) == ['<div id="a">x</div>', "<p>y</p>"]
+    assert all(k in out for k in blocks)
+
+
+def test_layout_drawings_are_deterministic_and_complete() -> None:
+    corpus = default_corpus()
+    for spec in corpus.layouts.values():
+        one = svg.layout_svg(spec, suits={"A1": "S"})
+        assert one == svg.layout_svg(spec, suits={"A1": "S"})
+        assert one.startswith("<svg") and one.rstrip().endswith("</svg>")
+        for p in spec.piles:
+            assert f'data-name="{p.name}"' in one
+        for f in spec.foundations:
+            assert f'data-name="{f.name}"' in one
+        for i, name in enumerate(spec.deal, start=1):
+            assert f">{i}</text>" in one, f"{spec.id}: deal number {i} ({name}) is not drawn"
+        for p in spec.piles:
+            if p.label:
+                assert f'class="label">{p.label}</text>' in one
+
+
+def test_table_drawing_marks_the_move() -> None:
+    out = svg.table_svg(["p1", "A1", "stock"], ["tableau", "foundation", "stock"], [0, 0, 1], [0, 1, 0],
+                        {"p1": ["TH", "QS"], "A1": ["AS"], "stock": ["2C"] * 5}, src="p1", dst="A1")
+    assert 'class="pile role-tableau src"' in out and 'class="pile role-foundation dst"' in out
+    assert "Q♠" in out and "A♠" in out and ">5<" in out
+
+
+def test_griffe_extension_writes_clause_back_links_and_demotes_roles() -> None:
+    line = griffe_ext.implements_line(("zk-8", "zk-7"), "rule", "replay.games.x.f", 10, 20)
+    assert "[zk-8][zk-8]" in line and "[zk-7][zk-7]" in line
+    assert "[source, lines 10–20][source:replay.games.x.f]" in line
+    assert griffe_ext._demote_roles("raises :class:`~replay.engine.errors.IllegalMove` or "
+                                    ":func:`replay.games.create`") == \
+        "raises `IllegalMove` or `replay.games.create`"
+
+
+def test_links_to_repository_files_become_links_to_the_site() -> None:
+    from replay.site import build
+    from replay.site.data import SiteData
+
+    d = SiteData.collect()
+    gen = build.Generated()
+    gen.files[d.source_page("replay/log/models.py")] = ""
+    fix = lambda t: build.repo_target(d, gen, "log-format.md", t)  # noqa: E731
+    assert fix("../examples/games/") == "examples/index.md"
+    assert fix("../examples/broken/") == "examples/index.md#broken-logs"
+    assert fix("../replay/log/models.py") == "source/replay/log/models.py.md"
+    assert fix("games/exiles.md#ex-1") is None and fix("https://example.org/") is None
+    if d.examples:
+        e = d.examples[0]
+        assert fix("../" + e.rel) == e.page
+
+
+def test_linker_points_at_the_clause_anchor() -> None:
+    from replay.site.data import SiteData
+
+    d = SiteData.collect()
+    link = Linker(d, "games/zwarta-kolumna.md")
+    assert link.clause("zk-8") == "#zk-8"
+    assert link.clause("ex-3") == "exiles.md#ex-3"
+    assert Linker(d, "ambiguities.md").clause("ex-3") == "games/exiles.md#ex-3"
+    assert link.source("replay/games/zwarta_kolumna.py", 3, 9) == "../source/replay/games/zwarta_kolumna.py.md#L3-L9"
+
+
+# --------------------------------------------------------------------------- dangling links fail a build
+
+
+def _mini_build(tmp_path: Path, pages: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A strict build of a tiny project with the site's validation settings and autorefs."""
+    ours = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = {
+        "site_name": "dangling",
+        "docs_dir": "docs",
+        "theme": {"name": "mkdocs"},
+        "validation": ours["validation"],
+        "plugins": ["autorefs"],
+        "markdown_extensions": ["attr_list", "toc"],
+    }
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    for name, text in pages.items():
+        (tmp_path / "docs" / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_mini_project_builds_when_every_link_holds(tmp_path: Path) -> None:
+    proc = _mini_build(tmp_path, {
+        "index.md": "# Game\n\n## zk-1 · rule {#zk-1}\n\nSee [zk-1](index.md#zk-1) and [zk-1][zk-1].\n",
+    })
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_clause_linking_to_a_missing_function_fails_the_build(tmp_path: Path) -> None:
+    proc = _mini_build(tmp_path, {
+        "index.md": "# Game\n\n## zk-1 · rule {#zk-1}\n\n**Implemented by** "
+                    + Linker.code_ref("replay.games.zwarta_kolumna.no_such_function") + "\n",
+    })
+    assert proc.returncode != 0
+    assert "replay.games.zwarta_kolumna.no_such_function" in proc.stdout + proc.stderr
+
+
+def test_a_function_linking_to_a_missing_clause_fails_the_build(tmp_path: Path) -> None:
+    proc = _mini_build(tmp_path, {
+        "index.md": "# Game\n\n## zk-1 · rule {#zk-1}\n",
+        "api.md": "# API\n\n" + griffe_ext.implements_line(("zk-1", "zk-999"), "rule", "m.f", 1, 2)
+                  .replace("[source, lines 1–2][source:m.f]", "") + "\n",
+    })
+    assert proc.returncode != 0
+    assert "zk-999" in proc.stdout + proc.stderr
+
+
+def test_a_relative_link_to_a_missing_anchor_fails_the_build(tmp_path: Path) -> None:
+    proc = _mini_build(tmp_path, {
+        "index.md": "# Game\n\n## zk-1 · rule {#zk-1}\n",
+        "ambiguities.md": "# Register\n\nClauses: [zk-99](index.md#zk-99)\n",
+    })
+    assert proc.returncode != 0
+    assert "zk-99" in proc.stdout + proc.stderr
