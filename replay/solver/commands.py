@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         try:
             if log is not None:
                 loaded = L.read_log(log)
-                g, deck, before, table = loaded.game, loaded.deck, loaded.moves, loaded.table
+                g, deck, before, table = loaded.game, loaded.deck, loaded.steps, loaded.table
                 source = f"replay solve, from {log.name}"
                 if isinstance(loaded.data.get("meta"), dict) and "source" in loaded.data["meta"]:
                     source += f" ({loaded.data['meta']['source']})"
@@ -84,10 +84,10 @@ def register(app: typer.Typer) -> None:
             why = "the search was exhaustive" if r.status != "unknown" else f"the {r.stopped_by} budget ran out"
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
             return
-        line = before + r.line
         meta = {"source": source, "player": "solver",
                 "solver": {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}}
-        text = L.dumps(L.make_log(g, deck, line, "won", meta))
+        text = L.dumps(L.make_log(g, deck, r.line, "won", meta, before=before, table=table))
+        line = before + r.line
         if out is not None:
             try:
                 out.parent.mkdir(parents=True, exist_ok=True)

@@ -153,7 +153,22 @@ def ns_safe_foundation(t: Table, m: Move) -> bool:
     return True
 
 
-# ----------------------------------------------------------------------------- keys
+# ----------------------------------------------------------------------------- copies and keys
+
+
+def copy_table(t: Table) -> Table:
+    """A copy of ``t`` sharing nothing with it.
+
+    :meth:`Table.copy` copies ``vars`` shallowly; a game that keeps a list there and changes
+    it in place (the exiles chain's ``_seen``) would otherwise change the parent position too.
+    """
+    c = t.copy()
+    if c.vars:
+        for k, v in c.vars.items():
+            if isinstance(v, (list, dict, set)):
+                c.vars[k] = type(v)(v)
+    return c
+
 
 
 def _hashable(v: Any) -> Any:
@@ -271,12 +286,12 @@ def ordered_moves(game: Game, t: Table, profile: Profile) -> list[tuple[Move, Ta
     if profile.safe is not None:
         for m in moves:
             if profile.safe(t, m):
-                child = t.copy()
+                child = copy_table(t)
                 child.push(m)
                 return [(m, child)]
     out = []
     for m in moves:
-        child = t.copy()
+        child = copy_table(t)
         child.push(m)
         out.append((move_class(game, t, m, child), m, child))
     out.sort(key=lambda x: x[0])  # stable: ties keep the engine's order
@@ -303,7 +318,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     profile = profile_for(game) if profile is None else profile
     key = position_key(game, profile)
     start = time.perf_counter()
-    root = table.copy()
+    root = copy_table(table)
     if root.is_won():
         return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes)
     seen = {key(root)}
