@@ -267,14 +267,16 @@ def _foundation_play_exists(t: Table) -> bool:
 
 
 def _chain_tucks(t: Table) -> Iterator[Move]:
-    """Candidate tucks between packets, a packet onto itself included: when the top card of the
-    travelling packet has that packet's own number it goes under the same packet (ex-10), a move
-    the generic candidates (which skip ``dst == src``) would never offer."""
-    packets = t.game.options["packets"]
-    for src in packets:
-        if t.piles[src]:
-            for dst in packets:
-                yield Move("tuck", src, dst)
+    """Candidate tucks between packets: from the travelling packet only (no other can be legal),
+    onto every packet, itself included: when its top card has that packet's own number it goes under
+    the same packet (ex-10), a move the generic candidates (which skip ``dst == src``) never offer."""
+    chain = t.vars.get("chain")
+    if chain is None:
+        return
+    src = t.game.layout.index(chain)
+    if t.piles[src]:
+        for dst in t.game.options["packets"]:
+            yield Move("tuck", src, dst)
 
 
 def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
