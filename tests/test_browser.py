@@ -165,7 +165,13 @@ def test_search_in_each_language(browser_page, server: str, language: str, query
     page.goto(server)
     box = page.locator("input.md-search__input")
     box.click()
+    # the search index loads in a worker: type once it is ready, as a person would
+    page.wait_for_function("() => { const m = document.querySelector('.md-search-result__meta');"
+                           " return m && m.textContent.trim() && !/initializ/i.test(m.textContent); }")
     box.fill(query)
+    # Material searches on key-up; a Cyrillic word typed on a Russian keyboard sends key-ups, which
+    # Playwright's text insertion does not, so end the typing with a key
+    box.press("End")
     page.locator(".md-search-result__item").first.wait_for()
     hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
     page.screenshot(path=str(ARTIFACTS / f"search-{language}.png"))

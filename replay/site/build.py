@@ -62,6 +62,8 @@ def generate(d: SiteData) -> Generated:
     out.add(AMBIGUITIES_PAGE, register.ambiguities_page(d))
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))
+    for t in d.corpus.texts.values():  # the verbatim files, byte for byte, to download
+        out.add(register.source_download(t.file), (d.corpus.root / t.file).read_bytes(), in_nav=False)
     # code
     for module in d.modules:
         if module == "replay":

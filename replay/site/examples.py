@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ class Step:
     changed: list[str]  #: containers whose cards changed
     src: str | None = None
     dst: str | None = None
+    clauses: list[str] = field(default_factory=list)  #: clauses of the functions consulted for the move
 
 
 @dataclass
@@ -102,9 +104,47 @@ def replay_example(d: SiteData, e: Example) -> Replayed:
             break  # the validator's report says why
         after = table.snapshot()
         changed = [k for k in after["piles"] if after["piles"][k] != before["piles"][k]]
-        r.steps.append(Step(n, mv, describe_move(mv), after, changed, mv.get("from"), mv.get("to")))
+        r.steps.append(Step(n, mv, describe_move(mv), after, changed, mv.get("from"), mv.get("to"),
+                            move_clauses(game, m)))
         before = after
     return r
+
+
+def move_clauses(game: Any, m: Any) -> list[str]:
+    """The clauses of every function the rules consult for a move: its checks, how it is made, what follows."""
+    if hasattr(game, "consulted"):
+        fns = game.consulted(m)
+    else:  # the same from the rule book
+        book = game.book
+        fns = [r for r, exempt in book.first if m.type not in exempt]
+        roles = game.roles
+        entry = book.entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
+        if entry is not None:
+            fns += list(entry.rules) + ([entry.perform] if entry.perform else []) + list(entry.after)
+    out: list[str] = []
+    for fn in fns:
+        for c in getattr(fn, "clauses", ()):
+            if c not in out:
+                out.append(c)
+    return out
+
+
+def rules_html(d: SiteData, page_uri: str, clauses: list[str]) -> str:
+    """Links to the clauses a move was checked against (raw HTML: URLs relative to the page's URL)."""
+    if not clauses:
+        return ""
+    url_dir = page_uri[:-3]  # examples/g/f/name.md -> examples/g/f/name (its URL is that folder)
+    links = []
+    for cid in clauses:
+        c = d.corpus.clauses.get(cid)
+        if c is None:
+            links.append(html.escape(cid))
+            continue
+        href = posixpath.relpath(f"games/{c.game}", url_dir) + f"/#{cid}"
+        tip = one_line(c.translation)
+        tip = tip if len(tip) <= 90 else tip[:89] + "…"
+        links.append(f'<a href="{href}" title="{html.escape(tip)}">{cid}</a>')
+    return '<p class="step-rules">Rules: ' + " · ".join(links) + "</p>"
 
 
 # --------------------------------------------------------------------------- drawing
@@ -173,10 +213,11 @@ def example_page(d: SiteData, r: Replayed) -> str:
     here = e.page
     link = Linker(d, here)
     data = e.data if isinstance(e.data, dict) else {}
-    out = ["---", f"title: \"{e.name} ({e.game}, {e.form})\"", "search:", "  exclude: true", "---", "",
-           f"# {esc(e.name)}", ""]
     gid = data.get("game", e.game)
-    game_link = f"[{esc(d.corpus.games[gid].title)}]({link.game(gid)})" if gid in d.corpus.games else f"`{gid}`"
+    title = d.corpus.games[gid].title if gid in d.corpus.games else gid
+    out = ["---", f"title: \"{title}: {e.form} · {e.name}\"", "search:", "  exclude: true", "---", "",
+           f"# {esc(title)}: {esc(e.form)} · {esc(e.name)}", ""]
+    game_link = f"[{esc(title)}]({link.game(gid)})" if gid in d.corpus.games else f"`{gid}`"
     rulings = data.get("rulings") or {}
     defaults = {}
     if r.game is not None:
@@ -186,17 +227,16 @@ def example_page(d: SiteData, r: Replayed) -> str:
     shown = ", ".join((f"`{k}` = **`{v}`**" if defaults.get(k) not in (None, v) else f"`{k}` = `{v}`")
                       for k, v in sorted(rulings.items())) or "defaults"
     meta = data.get("meta") or {}
-    out += ["| | |", "| --- | --- |",
-            f"| Game | {game_link} |",
-            f"| Variants | {', '.join(f'`{v}`' for v in data.get('variants', [])) or 'none (the main game)'} |",
-            f"| Rulings | {shown} |",
-            f"| Layout | `{r.game.layout.spec.id}` |" if r.game is not None else "| Layout | — |",
-            f"| Deck | {len(data.get('deck', []))} cards |",
-            f"| Moves | {len(data.get('moves', []))} |",
-            f"| Verdict | {verdict_text(r, link)} |"]
+    layout = f"[`{r.game.layout.spec.id}`]({link.game(gid, 'layout')})" if r.game is not None else "—"
+    out += [f"- **Game** {game_link}",
+            f"- **Variants** {', '.join(f'`{v}`' for v in data.get('variants', [])) or 'none (the main game)'}",
+            f"- **Rulings** {shown}",
+            f"- **Layout** {layout}",
+            f"- **Deck** {len(data.get('deck', []))} cards · **Moves** {len(data.get('moves', []))}",
+            f"- **Verdict** {verdict_text(r, link)}"]
     for k in ("player", "date", "source", "notes"):
         if meta.get(k):
-            out.append(f"| {k.capitalize()} | {esc(str(meta[k]))} |")
+            out.append(f"- **{k.capitalize()}** {esc(str(meta[k]))}")
     out += ["", f"The log: [`{e.rel}`]({e.path.name}) (JSON, format `{data.get('format', '?')}`). "
             f"Check it yourself: `replay validate {e.rel}`.", ""]
     if r.error:
@@ -209,7 +249,8 @@ def example_page(d: SiteData, r: Replayed) -> str:
     out += ["## Move by move", "",
             "Orange marks the pile a card comes from, blue where it goes, grey other piles that changed "
             "(a deal, a refill). Each pile shows its top card, the two beneath it and how many cards it "
-            "holds. Use the buttons or the arrow keys to step through the game.", ""]
+            "holds. Under each table, the clauses whose rules the move was checked against and carried out "
+            "by. Use the buttons or the arrow keys to step through the game.", ""]
     n = len(r.steps)
     steps = ['<div class="game-steps" data-search-exclude>']
     steps.append(f'<section class="step" data-step="0"><details open><summary><span class="step-n">Start</span> '
@@ -218,7 +259,8 @@ def example_page(d: SiteData, r: Replayed) -> str:
         steps.append(
             f'<section class="step" data-step="{s.n}" id="move-{s.n}"><details><summary>'
             f'<span class="step-n">{s.n}/{n}</span> {html.escape(s.text)}</summary>'
-            f"{grid_html(r.game, s.snapshot, s.src, s.dst, s.changed)}</details></section>"
+            f"{grid_html(r.game, s.snapshot, s.src, s.dst, s.changed)}{rules_html(d, e.page, s.clauses)}"
+            "</details></section>"
         )
     steps.append("</div>")
     out += [raw_block("\n".join(steps)), ""]

@@ -70,12 +70,16 @@ def glossary_page(d: SiteData) -> str:
     if not terms:
         return "\n".join(out + ["*The glossary is empty.*", ""])
     out += ['<div class="sortable" markdown>', "",
-            "| Term | Gloss | Polish | Russian (pre-1918) | Russian (modern) | English |",
-            "| --- | --- | --- | --- | --- | --- |"]
+            "| Term | Language | Original forms | English |", "| --- | --- | --- | --- |"]
     for t in terms:
-        cell = {lang: ", ".join(esc(f.form) for f in t.forms if f.lang == lang) for lang in LANG_LABEL}
-        out.append(f"| [{t.id}](#{t.id}) | {esc(t.gloss)} | {cell['pl']} | {cell['ru-old']} | "
-                   f"{cell['ru-modern']} | {cell['en']} |")
+        forms = {lang: ", ".join(dict.fromkeys(esc(f.form) for f in t.forms if f.lang == lang)) for lang in LANG_LABEL}
+        if forms["pl"]:
+            language, original = "Polish", forms["pl"]
+        else:
+            language = "Russian"
+            original = forms["ru-old"] + (f" (modern: {forms['ru-modern']})"
+                                          if forms["ru-modern"] and forms["ru-modern"] != forms["ru-old"] else "")
+        out.append(f"| [{esc(t.gloss)}](#{t.id}) | {language} | {original} | {forms['en']} |")
     out += ["", "</div>", ""]
     for t in terms:
         out += [f"## {esc(t.gloss)} {{#{t.id} data-toc-label=\"{esc(t.gloss)}\"}}", "",
@@ -108,13 +112,12 @@ def sources_page(d: SiteData) -> str:
         check = "matches the recorded checksum" if actual == t.sha256 and len(raw) == t.size else \
             f"**does not match** the recorded {t.sha256} / {t.size} bytes"
         out += [f"## Text {tid}: {esc(t.title)} {{#text-{tid} data-toc-label=\"Text {tid}\"}}", "",
-                "| | |", "| --- | --- |",
-                f"| File | `corpus/{t.file}` |",
-                f"| Size | {len(raw)} bytes, {len(d.corpus.sources[tid])} characters |",
-                f"| SHA-256 | `{actual}` ({check}) |",
-                f"| Language | {t.language}; {esc(t.orthography)} |",
-                f"| Layers | {', '.join(t.layers)} |",
-                f"| Games | {', '.join(f'[{g}]({link.game(g)})' for g in t.games if g in d.corpus.games)} |",
+                f"- **File** `corpus/{t.file}` ([download]({source_download(t.file)}), byte for byte)",
+                f"- **Size** {len(raw)} bytes, {len(d.corpus.sources[tid])} characters",
+                f"- **SHA-256** `{actual}` ({check})",
+                f"- **Language** {t.language}; {esc(t.orthography)}",
+                f"- **Layers** {', '.join(t.layers)}",
+                f"- **Games** {', '.join(f'[{g}]({link.game(g)})' for g in t.games if g in d.corpus.games)}",
                 "", f"### Provenance {{#provenance-{tid}}}", "", provenance_section(d, tid, link, collapsible=False)]
         fixes = d.corpus.corrections(tid)
         cf = d.corpus.clause_files[tid]
@@ -131,6 +134,11 @@ def sources_page(d: SiteData) -> str:
                 f"Exactly as in `corpus/{t.file}` ({t.language}; line breaks as in the file).", "",
                 fence(d.corpus.sources[tid], "text"), ""]
     return "\n".join(out) + "\n"
+
+
+def source_download(file: str) -> str:
+    """Where the site serves a verbatim source file (``sources/<name>``, beside the sources page)."""
+    return "sources/" + file.rsplit("/", 1)[-1]
 
 
 def layout_count(d: SiteData) -> int:
