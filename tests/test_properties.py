@@ -6,7 +6,8 @@ varied alone from the defaults (a ruling that applies only to a variant is combi
 variant).  The list is built from the catalog and the ambiguity register, so a new variant or reading
 is tested without editing this file.
 
-For each form, hypothesis draws the deck's seed and every move choice; after every move:
+For each form, hypothesis draws the deck's seed and the move choices (each move itself, or the seed
+of a random.Random that picks them uniformly); after every move:
 
 * all 104 cards are accounted for: the multiset of foundations + piles + stock + waste + exiles is
   exactly two full packs (no card lost, duplicated or invented), and every foundation is a proper run
