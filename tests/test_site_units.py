@@ -44,6 +44,15 @@ def test_escaped_text_renders_as_itself(s: str) -> None:
     assert _plain(esc(s)).strip() == s
 
 
+def test_docstring_fragments_keep_their_code() -> None:
+    from replay.site.text import doc_md
+
+    out = doc_md("Lock (``corpus/clause-ids.yaml``): *never* renumbered; see :class:`~replay.engine.errors.X` "
+                 "and :func:`replay.games.create`.")
+    assert out == ("Lock (`corpus/clause-ids.yaml`): \\*never\\* renumbered; see `X` and `replay.games.create`.")
+    assert _plain(out) == "Lock (corpus/clause-ids.yaml): *never* renumbered; see X and replay.games.create."
+
+
 def test_ids_in_prose_become_links_only_when_known() -> None:
     known = {"zk-8": "games/zk.md#zk-8", "amb-zk-figure": "ambiguities.md#amb-zk-figure"}
     out = link_ids(esc("see zk-8 and amb-zk-figure, not zk-999 nor amb-zk-figure-x"), known.get)

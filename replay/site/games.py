@@ -18,7 +18,7 @@ from replay.corpus.models import Ambiguity, Clause, LayoutSpec
 from replay.engine.registry import Implementation
 from replay.site.data import SiteData
 from replay.site.links import Linker
-from replay.site.text import attr, esc, indent, one_line
+from replay.site.text import attr, doc_md, esc, indent, one_line
 
 LANG_NAMES = {"pl": "Polish", "ru": "Russian"}
 KIND_TEXT = {
@@ -222,7 +222,7 @@ def implemented_by(d: SiteData, c: Clause, link: Linker) -> str:
         lines = ["**Implemented by**", ""]
         for impl in impls:
             lines.append(
-                f"- {link.code_ref(impl.name)} · {impl.kind} · `{impl.module}` — {esc(impl.summary)} "
+                f"- {link.code_ref(impl.name)} · {impl.kind} · `{impl.module}` — {doc_md(impl.summary)} "
                 f"[lines {impl.line}–{impl.end_line}]({link.source(impl.file, impl.line, impl.end_line)})"
             )
         return "\n".join(lines) + "\n"

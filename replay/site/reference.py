@@ -19,7 +19,7 @@ from pathlib import Path
 
 from replay.site.data import SiteData
 from replay.site.links import Linker
-from replay.site.text import esc, raw_block
+from replay.site.text import doc_md, esc, raw_block
 
 
 @lru_cache(maxsize=None)
@@ -83,7 +83,7 @@ def reference_index(d: SiteData) -> str:
         if m == "replay":
             continue
         n = sum(1 for i in d.impls.values() if i.module == m)
-        out.append(f"| [`{m}`]({link.module(m)}) | {esc(module_summary(str(d.root / module_file(d, m))))} | "
+        out.append(f"| [{m}]({link.module(m)}) | {doc_md(module_summary(str(d.root / module_file(d, m))))} | "
                    f"{n or ''} |")
     out += ["", "## The package", "", "::: replay", "    options:", "      show_root_heading: false",
             "      show_root_toc_entry: false", "      members: false", ""]

@@ -15,15 +15,41 @@ def one_line(s: str | None) -> str:
     return " ".join((s or "").split())
 
 
-def esc(s: str | None) -> str:
-    """Text -> inline Markdown that renders as the same text (one line)."""
-    s = one_line(s)
-    s = html.escape(s, quote=False)
-    s = _MD_SPECIAL.sub(r"\\\1", s)
+def _escape(s: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(s, quote=False))
+
+
+def _guard_start(s: str) -> str:
     m = _LEADING.match(s)
     if m:  # would start a list or a setext heading
         s = s[: m.end() - 1] + "\\" + s[m.end() - 1:]
     return s
+
+
+def esc(s: str | None) -> str:
+    """Text -> inline Markdown that renders as the same text (one line)."""
+    return _guard_start(_escape(one_line(s)))
+
+
+_CODE_PART = re.compile(r"``(.+?)``|:(?:py:)?[a-z]+:`~?([^`]+)`|`([^`]+)`")
+
+
+def doc_md(s: str | None) -> str:
+    """A docstring fragment (reST-flavoured: ````code````, ``:class:`x```) -> one line of Markdown.
+
+    Code stays code; everything else is escaped like :func:`esc`.
+    """
+    s = one_line(s)
+    out, pos = [], 0
+    for m in _CODE_PART.finditer(s):
+        out.append(_escape(s[pos: m.start()]))
+        code = m.group(1) or m.group(2) or m.group(3)
+        if m.group(2) is not None and "~" in m.group(0):
+            code = code.rsplit(".", 1)[-1]
+        out.append(f"`{code}`" if "`" not in code else f"`` {code} ``")
+        pos = m.end()
+    out.append(_escape(s[pos:]))
+    return _guard_start("".join(out))
 
 
 def attr(s: str | None) -> str:
