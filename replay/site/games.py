@@ -80,7 +80,8 @@ def layout_section(d: SiteData, gid: str, link: Linker) -> str:
     for spec in specs:
         amb, default = layout_selection(d, spec)
         tab = spec.id + (" (default)" if default and len(specs) > 1 else "")
-        body = [f"![{attr(spec.title)}]({link.to(d.layout_asset(spec.id))}){{ .layout-diagram loading=lazy }}", ""]
+        img = link.to(d.layout_asset(spec.id))
+        body = [f"[![{attr(spec.title)}]({img}){{ .layout-diagram loading=lazy }}]({img} \"Open the drawing\")", ""]
         body.append(f"**{esc(spec.title)}.** {link.prose(spec.description)}")
         body.append("")
         if amb:

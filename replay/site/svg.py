@@ -189,9 +189,14 @@ def layout_svg(spec: LayoutSpec, *, suits: Mapping[str, str] | None = None, titl
                    f'stroke="{stroke}"/>')
         out.append(_text(kx + 16, ky + 1, caption, size=10, anchor="start"))
         kx += 26 + 6.2 * len(caption)
-    out.append(_text(kx + 4, ky + 1, "number: place in the deal · ● label in the text · r/c: grid row/column",
-                     size=10, anchor="start", fill="#546e7a"))
+    note = "number: order of the deal · ● what the text calls it · r/c: grid row, column"
+    out.append(_text(kx + 4, ky + 1, note, size=10, anchor="start", fill="#546e7a"))
     out.append("</svg>")
+    needed = kx + 4 + 5.4 * len(note) + 8
+    if needed > grid.width:  # widen the picture so that the key fits
+        for i in (0, 3):
+            out[i] = out[i].replace(f'width="{_n(grid.width)}"', f'width="{_n(needed)}"', 1)
+        out[0] = out[0].replace(f'viewBox="0 0 {_n(grid.width)} ', f'viewBox="0 0 {_n(needed)} ', 1)
     return "\n".join(out) + "\n"
 
 
