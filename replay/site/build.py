@@ -62,6 +62,7 @@ def generate(d: SiteData) -> Generated:
     out.add(AMBIGUITIES_PAGE, register.ambiguities_page(d))
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))
+    out.add(register.COVERAGE_PAGE, register.coverage_page(d))
     for t in d.corpus.texts.values():  # the verbatim files, byte for byte, to download
         out.add(register.source_download(t.file), (d.corpus.root / t.file).read_bytes(), in_nav=False)
     # code
@@ -106,6 +107,7 @@ def navigation(d: SiteData, gen: Generated, docs_dir: Path, present: set[str]) -
     nav.append({"Ambiguity register": AMBIGUITIES_PAGE})
     nav.append({"Glossary": GLOSSARY_PAGE})
     nav.append({"Sources": SOURCES_PAGE})
+    nav.append({"Coverage": register.COVERAGE_PAGE})
     log_section: list[Any] = []
     if have("log-format.md"):
         log_section.append({"The log format": "log-format.md"})

@@ -146,3 +146,32 @@ def layout_count(d: SiteData) -> int:
 
 
 __all__ = ["ambiguities_page", "glossary_page", "sources_page", "one_line"]
+
+
+COVERAGE_PAGE = "coverage.md"
+
+
+def coverage_page(d: SiteData) -> str:
+    """Every clause with its status, as ``replay coverage`` reports it (:mod:`replay.trace.coverage`)."""
+    from replay.trace.coverage import coverage_report
+
+    link = Linker(d, COVERAGE_PAGE)
+    report = coverage_report(d.corpus)
+    out = ["---", "title: Coverage", "---", "", "# Coverage", "",
+           "Every clause of the texts: the functions that implement it and the tests that show it, or why it "
+           "has none. The same report as `replay coverage`; click a column heading to sort.", "",
+           "| Status | Clauses |", "| --- | --- |"]
+    out += [f"| {status} | {n} |" for status, n in report["summary"].items()]
+    out += ["", '<div class="sortable" markdown>', "",
+            "| Clause | Kind | Status | Functions | Tests |", "| --- | --- | --- | --- | --- |"]
+    for c in report["clauses"]:
+        fns = ", ".join(link.code_ref(f) for f in c["functions"] if f in d.impls)
+        refs = d.tests.get(c["clause"], [])
+        tests = ", ".join(f"[{i}]({link.source(t.file, t.line)} \"{t.name}\")" for i, t in enumerate(refs, start=1))
+        status = c["status"] + (f": {link.prose(c['excuse'])}" if c.get("excuse") else "")
+        out.append(f"| [{c['clause']}]({link.clause(c['clause'])}) | {c['kind']} | {status} | {fns} | {tests} |")
+    out += ["", "</div>", ""]
+    if report["dangling"]:
+        out += ["## Dangling references", ""] + [f"- {esc(x['from'])} cites **{esc(x['clause'])}**, which does not exist"
+                                                 for x in report["dangling"]] + [""]
+    return "\n".join(out)
