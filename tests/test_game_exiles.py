@@ -264,21 +264,19 @@ def test_the_chain_ends_when_a_card_is_freed_for_a_foundation(ex):
 
 
 @clause("ex-10")
-def test_a_chain_that_comes_round_to_a_position_already_seen_ends():
-    # packet 5 holds only fives: each step puts its top five under itself, and after as many steps as it
-    # has cards the packet is as it was after the exile went in: the chain can free nothing and ends
+def test_a_chain_that_would_come_round_to_a_position_already_seen_ends():
+    # packet 5 holds only fives: each step puts its top five under itself, so the second step would bring
+    # back the packet as it was after the exile went in; the travelling is forced, so the chain can free
+    # nothing and ends before that step (amb-ex-chain-loop)
     g = create("exiles")
     t = quiet(g, {"p5": ["5S"], "p9": ["8D"]}, exiles=["9C", "5D"])
     t.apply(mv(g, "tuck", "exiles", "p5"))
     assert top_codes(t, "p5") == ["5D", "5S"]
-    assert cited(t, mv(g, "tuck", "exiles", "p9")) == "ex-8"
+    assert cited(t, mv(g, "tuck", "exiles", "p9")) == "ex-8"  # the chain goes on
     assert cited(t, mv(g, "tuck", "p5", "p5")) is None  # a five under packet 5 itself
     t.apply(mv(g, "tuck", "p5", "p5"))
     assert top_codes(t, "p5") == ["5S", "5D"]
-    assert cited(t, mv(g, "tuck", "exiles", "p9")) == "ex-8"  # a new position: the chain goes on
-    t.apply(mv(g, "tuck", "p5", "p5"))
-    assert top_codes(t, "p5") == ["5D", "5S"]  # back where it was
-    assert cited(t, mv(g, "tuck", "p5", "p5")) == "ex-10"  # the chain has ended
+    assert cited(t, mv(g, "tuck", "p5", "p5")) == "ex-10"  # the next step would come back: the chain has ended
     assert cited(t, mv(g, "tuck", "exiles", "p9")) is None  # ex-11: the next exile
 
 
@@ -288,10 +286,9 @@ def test_an_exile_put_under_an_empty_packet_becomes_its_only_card_and_the_chain_
     t = quiet(g, {"p9": ["8D"]}, exiles=["9C", "5D"])
     t.apply(mv(g, "tuck", "exiles", "p5"))
     assert top_codes(t, "p5") == ["5D"]
-    assert cited(t, mv(g, "tuck", "p5", "p5")) is None  # it changes nothing …
-    t.apply(mv(g, "tuck", "p5", "p5"))
-    assert top_codes(t, "p5") == ["5D"]
-    assert cited(t, mv(g, "tuck", "exiles", "p9")) is None  # … so the chain has come round and ended
+    # its next step (the five under packet 5 again) would change nothing, so there is no chain at all
+    assert cited(t, mv(g, "tuck", "p5", "p5")) == "ex-10"
+    assert cited(t, mv(g, "tuck", "exiles", "p9")) is None
 
 
 @clause("ex-11", "ex-12")
@@ -299,8 +296,8 @@ def test_the_exiles_are_taken_one_after_another_until_all_are_used(ex):
     t = quiet(ex, {"p6": ["8C"], "p9": ["8D"], "p2": ["7C"]}, exiles=["9S", "6H"])
     assert cited(t, mv(ex, "redeal")) == "ex-12"  # exiles remain
     t.apply(mv(ex, "tuck", "exiles", "p6"))  # 6H under packet 6: its 8C travels under packet 8 …
-    t.apply(mv(ex, "tuck", "p6", "p8"))  # … onto an empty packet: the chain comes round
-    t.apply(mv(ex, "tuck", "p8", "p8"))
+    t.apply(mv(ex, "tuck", "p6", "p8"))  # … onto an empty packet: its next step would change nothing
+    assert cited(t, mv(ex, "tuck", "p8", "p8")) == "ex-10"  # so the chain has ended
     assert cited(t, mv(ex, "tuck", "exiles", "p9")) is None
     t.apply(mv(ex, "tuck", "exiles", "p9"))
     t.apply(mv(ex, "tuck", "p9", "p8"))  # 8D under packet 8 (now 8D, 8C)
@@ -341,7 +338,7 @@ def test_the_second_deal_only_when_the_pack_is_out_and_once_unless_two_redeals()
     t = quiet(one, {"p1": ["8D"]}, passes=1)
     assert cited(t, mv(one, "redeal")) is None
     dealing = table_with(one, {"p1": ["8D"]}, stock=["9D"])
-    assert cited(dealing, mv(one, "redeal")) == "ex-6"  # all cards must be laid out first
+    assert cited(dealing, mv(one, "redeal")) == "ex-12"  # all cards must be laid out first
     two = create("exiles", rulings={"redeals": "two"})
     assert cited(quiet(two, {"p1": ["8D"]}, passes=2), mv(two, "redeal")) is None
     assert cited(quiet(two, {"p1": ["8D"]}, passes=3), mv(two, "redeal")) == "ex-12"
@@ -385,3 +382,13 @@ def test_won_when_all_cards_are_on_the_foundations(ex):
         t.piles[ex.layout.index(f"K{k + 1}")] = [C.parse(c) for c in run("K" + s, 13, -1)]
     assert Counter(c for p in t.piles for c in p) == Counter(C.full_deck())
     assert t.outcome() == "won"
+
+
+@clause("ex-8", "ex-6")
+def test_even_when_play_goes_on_during_the_deal_the_exiles_wait_for_the_whole_deal():
+    g = create("exiles", rulings={"play-during-deal": "during"})
+    t = table_with(g, {"p9": ["8D"]}, stock=["2C"], vars={"chain": None})
+    t.piles[g.layout.index("exiles")] = [C.parse("5D")]
+    assert cited(t, mv(g, "tuck", "exiles", "p5")) == "ex-8"
+    t.piles[g.stock].clear()
+    assert cited(t, mv(g, "tuck", "exiles", "p5")) is None

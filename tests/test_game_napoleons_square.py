@@ -127,8 +127,8 @@ def test_a_space_need_not_be_filled_until_the_player_chooses(ns):
 @clause("ns-6")
 def test_the_foundations_follow_suit(ns):
     t = table_with(ns, {"p1": ["2H"], "p2": ["2S"], "talon": ["2C"]}, foundations={"f1": ["AS"]})
-    assert cited(t, mv(ns, src="p1", dst="f1")) == "ns-8"
-    assert cited(t, mv(ns, src="talon", dst="f1")) == "ns-8"
+    assert cited(t, mv(ns, src="p1", dst="f1")) == "ns-6"  # the next rank, but not the suit
+    assert cited(t, mv(ns, src="talon", dst="f1")) == "ns-6"
     assert cited(t, mv(ns, src="p2", dst="f1")) is None
 
 

@@ -278,3 +278,12 @@ def test_ruling_that_applies_only_to_a_variant_is_refused_without_it():
     with pytest.raises(BadCombination, match="cztery-katy"):
         create("printex-frame", rulings={"build-suit": "any-suit"})
 
+
+
+@clause("pf-19")
+def test_when_stuck_ruling_also_holds_back_the_gathering():
+    g = create("printex-frame", rulings={"deal-timing": "when-stuck"})
+    t = table_with(g, {"c1": ["2S"]}, stock=[])
+    assert cited(t, mv(g, "redeal")) == "pf-19"
+    t.piles[g.layout.index("c1")] = [C.parse("9S")]
+    assert cited(t, mv(g, "redeal")) is None

@@ -149,7 +149,9 @@ def a_space_takes_a_card_from_the_packets(t: Table, m: Move) -> str | None:
 
 @rule("ex-8")
 def exiles_wait_until_nothing_can_be_played(t: Table, m: Move) -> str | None:
-    """The exiles are taken only when no more cards can be played to the foundations."""
+    """The exiles are taken only when all the cards are laid out and no more can be played to the foundations."""
+    if not stock_empty(t):
+        return "the exiles are taken only when all the cards are laid out"
     if _foundation_play_exists(t):
         return "a card can still be played to a foundation"
     if t.vars.get("chain") is not None:
@@ -206,17 +208,34 @@ def put_under_the_packet(t: Table, m: Move) -> None:
 
 @effect("ex-10", "ex-11")
 def follow_the_chain(t: Table, m: Move) -> None:
-    """The chain goes on from the packet just added to, unless it has come round to where it was."""
+    """The chain goes on from the packet just added to, unless its next step would come back round.
+
+    The travelling is forced, so the next step is known: when it would bring back a position the chain
+    has already been in, the chain can free nothing and ends here (amb-ex-chain-loop).
+    """
+    packets = t.game.options["packets"]
     seen = t.vars.setdefault("_seen", [])
     if m.src == t.game.options["exiles"]:
         seen.clear()
-    position = hash(tuple(tuple(t.piles[p]) for p in t.game.options["packets"]))
-    if position in seen:
-        t.vars["chain"] = None  # the chain has come round: it can free nothing (amb-ex-chain-loop)
+    seen.append(_position(t, packets))
+    card = t.piles[m.dst][-1]
+    target = packets[C.value_of(card) - 1]
+    if _position(t, packets, travel=(m.dst, target)) in seen:
+        t.vars["chain"] = None
         seen.clear()
-        return
-    seen.append(position)
-    t.vars["chain"] = t.name(m.dst)
+    else:
+        t.vars["chain"] = t.name(m.dst)
+
+
+def _position(t: Table, packets: tuple[int, ...], travel: tuple[int, int] | None = None) -> int:
+    """Hash of the packets, or of the packets after the top card of ``travel[0]`` goes under ``travel[1]``."""
+    piles = {p: t.piles[p] for p in packets}
+    if travel is not None:
+        src, dst = travel
+        card = piles[src][-1]
+        piles[src] = piles[src][:-1]
+        piles[dst] = [card] + piles[dst]
+    return hash(tuple(tuple(piles[p]) for p in packets))
 
 
 @effect("ex-11")
@@ -293,7 +312,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "one_of_each": one_of_each,
     }
     book = RuleBook(layout)
-    book.before_every_move(play_begins_when_all_cards_are_laid_out, except_types=("deal",))
+    book.before_every_move(play_begins_when_all_cards_are_laid_out, except_types=("deal", "redeal"))
     book.before_every_move(a_travelling_chain_is_followed_to_its_end, except_types=("tuck",))
     book.allow("deal", rules=[deal_while_the_pack_lasts], perform=deal_a_row_counting_one_to_thirteen)
     book.allow("redeal", rules=[gather_when_the_exiles_are_out], perform=take_up_the_packets_in_order)

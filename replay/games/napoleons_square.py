@@ -96,6 +96,8 @@ def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> str | None
     if fits_foundation(t, m.dst, card):
         return None
     top = t.top(m.dst)
+    if top >= 0 and C.rank_of(card) == C.rank_of(top) + 1 and C.suit_of(top) != C.suit_of(card):
+        return ("ns-6", f"{C.code(card)} is not of the suit of {t.name(m.dst)} ({C.code(top)}): suits follow")
     return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty: aces only'})"
 
 

@@ -75,7 +75,8 @@ def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
     if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
-        return "a move is still possible; under this ruling every possible move comes before the next deal"
+        why = "a move is still possible; under this ruling every possible move comes before the next deal"
+        return ("pf-19", why) if m.type == "redeal" else why
     return None
 
 
