@@ -31,13 +31,16 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT = 20_000  # ms
 
-#: (language, query, page the query must find, a word the text must hold)
+#: (language, query, page the query must find, what the texts must hold for the query to make sense);
+#: a phrase in quotes must be found whole (Material turns it into required words)
 SEARCHES = [
     ("polish", "koszulką", "games/zwarta-kolumna/", "koszulką"),
     ("russian-pre-1918", "мѣсто", "games/exiles/", "мѣсто"),
     ("russian-ocr", "мђсто", "games/exiles/", "мђсто"),
     ("russian-modern", "место", "games/exiles/", "место"),
     ("english", "exile", "games/exiles/", "exile"),
+    ("polish-phrase", '"koszulką do dołu"', "games/printex-frame/", "koszulką do dołu"),
+    ("russian-phrase", '"свободное мѣсто"', "games/napoleons-square/", "свободное мѣсто"),
 ]
 
 

@@ -56,7 +56,8 @@ def foundation_suits(d: SiteData, spec: LayoutSpec) -> dict[str, str]:
 
     amb, _ = layout_selection(d, spec)
     rulings = {amb.ruling: spec.reading} if amb and amb.ruling and spec.reading else {}
-    game = create(spec.game, rulings=rulings)
+    variants = amb.variants[:1] if amb and amb.variants else []  # a ruling that only a variant has
+    game = create(spec.game, variants, rulings=rulings)
     if game.layout.spec.id != spec.id:
         return {}
     out = {}
@@ -371,7 +372,8 @@ def game_page(d: SiteData, gid: str) -> str:
     n_impl = len({i.name for c in clauses for i in d.by_clause.get(c.id, [])})
     n_tests = len({(t.file, t.name) for c in clauses for t in d.tests.get(c.id, [])})
 
-    out = ["---", f"title: {_yaml_str(g.title)}", f"description: {_yaml_str(one_line(g.summary))}", "---", ""]
+    out = ["---", f"title: {_yaml_str(g.title)}", f"description: {_yaml_str(one_line(g.summary))}",
+           "search:", "  boost: 3", "---", ""]
     orig = f" — *{esc(g.original_title)}*" if g.original_title else ""
     out += [f"# {esc(g.title)}{orig}", "", link.prose(g.summary), ""]
     if g.also_known_as:

@@ -47,7 +47,7 @@ def api_page(d: SiteData, module: str) -> str:
     link = Linker(d, here)
     path = module_file(d, module)
     impls = [i for i in d.impls.values() if i.module == module]
-    out = ["---", f"title: {module}", "---", "", f"# `{module}`", ""]
+    out = ["---", f"title: {module}", "search:", "  boost: 0.5", "---", "", f"# `{module}`", ""]
     facts = [f"[Source]({link.source(path)}) `{path}`"]
     gid = game_of_module(module)
     if gid and gid in d.corpus.games:
