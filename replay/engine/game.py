@@ -197,7 +197,8 @@ class Game:
                 why = rule(t, m)
                 if why:
                     return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
-        entry = self._entries.get(self._key(m))
+        roles = self.roles
+        entry = self._entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
         if entry is None:
             return self._refusal(m)
         for rule in entry.rules:
@@ -205,6 +206,37 @@ class Game:
             if why:
                 return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
         return None
+
+    def step(self, t: Table, m: Move) -> None:
+        """Check ``m`` and carry it out (the checked path of :meth:`Table.apply`)."""
+        bad = self.violation(t, m)
+        if bad is not None:
+            raise IllegalMove(bad[0], bad[1], m)
+        if m.card >= 0 and m.src >= 0:
+            pile = t.piles[m.src]
+            actual = pile[-m.count] if len(pile) >= m.count else -1
+            if actual != m.card:
+                raise MoveMismatch(
+                    f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} "
+                    f"is {C.code(actual) if actual >= 0 else 'nothing'}"
+                )
+        roles = self.roles
+        entry = self._entries[(m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None)]
+        perform = entry.perform
+        if perform is None:
+            src = t.piles[m.src]
+            if m.count == 1:
+                card = src.pop()
+                t.piles[m.dst].append(card)
+                if t.fsuit[m.dst] < 0 and roles[m.dst] == FOUNDATION:
+                    t.fsuit[m.dst] = card & 3
+            else:
+                transfer(t, m)
+        else:
+            perform(t, m)
+        for eff in entry.after:
+            eff(t, m)
+        t.ply += 1
 
     def _key(self, m: Move) -> Key:
         return (m.type, self.roles[m.src] if m.src >= 0 else None, self.roles[m.dst] if m.dst >= 0 else None)
@@ -241,10 +273,10 @@ class Game:
     def legal_moves(self, t: Table) -> list[Move]:
         """The moves :meth:`violation` allows, in :meth:`candidates` order (a faster equivalent of
         ``[m for m in self.candidates(t) if self.violation(t, m) is None]``)."""
-        return [m for m, entry in self._checked_candidates(t) if self._allowed(t, m, entry)]
+        return [m for m, rules in self._checked_candidates(t) if self._passes(t, m, rules)]
 
     def any_legal(self, t: Table, exclude: frozenset[str] = frozenset()) -> bool:
-        return any(self._allowed(t, m, entry) for m, entry in self._checked_candidates(t) if m.type not in exclude)
+        return any(self._passes(t, m, rules) for m, rules in self._checked_candidates(t, exclude))
 
     # Speed (used by legal_moves/any_legal only; violation() is the reference):
     # candidate Move objects are made once per game (moves are immutable), and a
@@ -253,16 +285,23 @@ class Game:
     # order in which they are checked; only the clause cited would, and
     # violation() keeps the documented order for that.
 
-    def _candidate_plan(self) -> list[tuple[Entry, Key, list[tuple[int, tuple[Move, ...]]] | None]]:
+    def _candidate_plan(self) -> list[tuple[Entry, Move, tuple[Rule, ...], tuple[Rule, ...],
+                                            list[tuple[int, tuple[Move, ...]]] | None]]:
+        """Per kind of move: its entry, a probe move of its type, its table-wide rules (asked once per
+        kind, of the probe), the rules asked per candidate, and the candidate moves grouped by source
+        (None: the entry makes its own)."""
         plan = self._plan
         if plan is None:
             plan = []
             for key, entry in self._entries.items():
                 mtype, sr, dr = key
+                rules = list(entry.rules) + [r for r, exempt in self._first if mtype not in exempt]
+                wide = tuple(r for r in rules if getattr(r, "table_wide", False))
+                narrow = tuple(r for r in rules if not getattr(r, "table_wide", False))
                 if entry.candidates is not None:
-                    plan.append((entry, key, None))
+                    groups = None
                 elif sr is None:
-                    plan.append((entry, key, [(-1, (Move(mtype),))]))
+                    groups = [(-1, (Move(mtype),))]
                 else:
                     groups = []
                     for src in self.by_role.get(sr, ()):
@@ -271,32 +310,35 @@ class Game:
                         else:
                             groups.append((src, tuple(Move(mtype, src, dst)
                                                       for dst in self.by_role.get(dr, ()) if dst != src)))
-                    plan.append((entry, key, groups))
+                plan.append((entry, Move(mtype), wide, narrow, groups))
             self._plan = plan
         return plan
 
-    def _checked_candidates(self, t: Table) -> Iterator[tuple[Move, Entry | None]]:
-        """The moves of :meth:`candidates`, in the same order, each with its rule-book entry."""
+    def _checked_candidates(self, t: Table, exclude: frozenset[str] = frozenset()
+                            ) -> Iterator[tuple[Move, tuple[Rule, ...]]]:
+        """The moves of :meth:`candidates` that pass their kind's table-wide rules, in the same order,
+        each with the rules still to ask of it."""
         piles = t.piles
-        for entry, key, groups in self._candidate_plan():
+        for entry, probe, wide, narrow, groups in self._candidate_plan():
+            if probe.type in exclude:
+                continue
             if groups is None:
                 for m in entry.candidates(t):  # type: ignore[misc]
-                    yield m, self._entries.get(self._key(m))
+                    if self._entries.get(self._key(m)) is entry:
+                        yield m, wide + narrow
+                continue
+            if wide and any(r(t, probe) for r in wide):
                 continue
             for src, moves in groups:
                 if src >= 0 and not piles[src]:
                     continue
                 for m in moves:
-                    yield m, entry
+                    yield m, narrow
 
-    def _allowed(self, t: Table, m: Move, entry: Entry | None) -> bool:
-        if entry is None or m.count < 1 or (m.src < 0 and m.count != 1):
-            return False
-        for rule in entry.rules:
+    @staticmethod
+    def _passes(t: Table, m: Move, rules: tuple[Rule, ...]) -> bool:
+        for rule in rules:
             if rule(t, m):
-                return False
-        for rule, exempt in self._first:
-            if m.type not in exempt and rule(t, m):
                 return False
         return True
 
@@ -385,18 +427,7 @@ class Table:
         Raises :class:`IllegalMove` (with the clause ID) when the rules forbid it and
         :class:`MoveMismatch` when ``m.card`` is given and is not the card moved.
         """
-        bad = self.game.violation(self, m)
-        if bad is not None:
-            raise IllegalMove(bad[0], bad[1], m)
-        if m.card >= 0 and m.src >= 0:
-            pile = self.piles[m.src]
-            actual = pile[-m.count] if len(pile) >= m.count else -1
-            if actual != m.card:
-                raise MoveMismatch(
-                    f"the move names {C.code(m.card)} but the card moved from {self.name(m.src)} "
-                    f"is {C.code(actual) if actual >= 0 else 'nothing'}"
-                )
-        self.game.perform(self, m)
+        self.game.step(self, m)
 
     def push(self, m: Move) -> None:
         """Carry out ``m`` without checking it (for a caller that took it from :meth:`legal_moves`)."""

@@ -71,13 +71,13 @@ def deal_a_row_counting_one_to_thirteen(t: Table, m: Move) -> None:
     t.rounds += 1
 
 
-@rule("ex-4", "ex-6")
+@rule("ex-4", "ex-6", table_wide=True)
 def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
     """The deal goes on, row after row, until all the cards are laid out."""
     return None if t.piles[t.game.stock] else "all the cards are laid out"
 
 
-@rule("ex-6")
+@rule("ex-6", table_wide=True)
 def play_begins_when_all_cards_are_laid_out(t: Table, m: Move) -> str | None:
     """(ruling play-during-deal = after) Having laid out all the cards, one examines the packets and plays."""
     if t.game.options["play_after_deal"] and m.type not in ("deal",) and not stock_empty(t):
@@ -85,7 +85,7 @@ def play_begins_when_all_cards_are_laid_out(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ex-12")
+@rule("ex-12", table_wide=True)
 def gather_when_the_exiles_are_out(t: Table, m: Move) -> str | None:
     """After all the exiles are used, the packets are taken up in order and dealt a second time."""
     if not stock_empty(t):
@@ -147,7 +147,7 @@ def a_space_takes_a_card_from_the_packets(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ex-8")
+@rule("ex-8", table_wide=True)
 def exiles_wait_until_nothing_can_be_played(t: Table, m: Move) -> str | None:
     """The exiles are taken only when all the cards are laid out and no more can be played to the foundations."""
     if not stock_empty(t):
@@ -191,7 +191,7 @@ def the_chain_continues_from_the_same_packet(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ex-10")
+@rule("ex-10", table_wide=True)
 def a_travelling_chain_is_followed_to_its_end(t: Table, m: Move) -> str | None:
     """While cards are travelling and nothing is freed, the chain goes on before anything else."""
     if t.vars.get("chain") is not None and m.type != "tuck" and not _foundation_play_exists(t):
@@ -275,14 +275,21 @@ def _base_allowed(t: Table, f: int, card: int) -> bool:
 
 
 def _foundation_play_exists(t: Table) -> bool:
-    for p in t.game.options["packets"]:
-        pile = t.piles[p]
+    """Whether the top card of some packet can go to a foundation (the cards wanted are listed first)."""
+    g = t.game
+    piles, fsuit, fbase = t.piles, t.fsuit, g.fbase
+    one_of_each = g.options["one_of_each"]
+    founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if one_of_each else set()
+    wanted: set[int] = set()
+    for f in g.foundations:
+        pile = piles[f]
         if pile:
-            card = pile[-1]
-            for f in t.game.foundations:
-                if fits_foundation(t, f, card) and _base_allowed(t, f, card):
-                    return True
-    return False
+            nxt = (pile[-1] >> 2) + g.fdir[f]
+            if 0 <= nxt <= C.KING:
+                wanted.add(nxt * 4 + (pile[-1] & 3))
+        else:
+            wanted.update(C.make(fbase[f], suit) for suit in range(4) if (fbase[f], suit) not in founded)
+    return any(piles[p] and piles[p][-1] in wanted for p in g.options["packets"])
 
 
 def _chain_tucks(t: Table) -> Iterator[Move]:

@@ -59,7 +59,7 @@ def deal(t: Table, m: Move) -> None:
     (deal_twelve_packets_of_four if t.rounds == 0 else turn_the_next_card_onto_the_talon)(t, m)
 
 
-@rule("ns-7", "ns-4")
+@rule("ns-7", "ns-4", table_wide=True)
 def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
     """The square is dealt first; then the pack is turned a card at a time until it is out."""
     if not t.piles[t.game.stock]:
@@ -67,7 +67,7 @@ def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ns-7")
+@rule("ns-7", table_wide=True)
 def the_square_is_dealt_first(t: Table, m: Move) -> str | None:
     """Nothing is played before the twelve packets are dealt."""
     return None if t.rounds else "the square has not been dealt yet"

@@ -65,13 +65,13 @@ def deal_sixteen_on_the_same_positions(t: Table, m: Move) -> None:
     deal_round(t, order)
 
 
-@rule("pf-18")
+@rule("pf-18", table_wide=True)
 def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
     """We deal "to the end of the deck": no deal from an empty stock."""
     return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
 
 
-@rule("pf-15", "pf-19")
+@rule("pf-15", "pf-19", table_wide=True)
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
     if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
@@ -80,7 +80,7 @@ def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("pf-19", "pf-20")
+@rule("pf-19", "pf-20", table_wide=True)
 def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
     """The piles are gathered after all cards are dealt, and the deck is laid out three times at most."""
     if not stock_empty(t):
@@ -135,7 +135,7 @@ def any_pile_plays_after_the_third_deal(t: Table, m: Move) -> str | None:
     return ("pf-10", why) if why else None
 
 
-@rule("pf-22")
+@rule("pf-22", table_wide=True)
 def build_only_after_the_third_layout(t: Table, m: Move) -> str | None:
     """(variant cztery kąty) Building on the table is allowed only after the third laying-out."""
     if t.game.options["third_layout"](t):

@@ -74,13 +74,13 @@ def deal_twelve_in_the_order_of_the_figure(t: Table, m: Move) -> None:
     deal_round(t, t.game.options["deal"])
 
 
-@rule("zk-13")
+@rule("zk-13", table_wide=True)
 def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
     """We deal twelve at a time "to the end of the deck"."""
     return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
 
 
-@rule("zk-10", "zk-11", "zk-15")
+@rule("zk-10", "zk-11", "zk-15", table_wide=True)
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     """(ruling deal-timing = when-stuck) The next deal, or the gathering (zk-15), comes after all possible moves."""
     if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
@@ -89,7 +89,7 @@ def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("zk-15", "zk-16")
+@rule("zk-15", "zk-16", table_wide=True)
 def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
     """The piles are gathered after the deck is dealt out; it is laid out three times at most."""
     if not stock_empty(t):
@@ -217,7 +217,7 @@ def a_moved_base_is_replaced_from_a_corner(t: Table, m: Move) -> None:
         t.vars["replace"] = t.name(m.src)
 
 
-@rule("zk-23")
+@rule("zk-23", table_wide=True)
 def a_pending_replacement_comes_first(t: Table, m: Move) -> str | None:
     """(cztery kąty) Once a base card has been taken, its place is refilled before anything else."""
     if t.vars.get("replace") and m.type != "fill":
