@@ -35,7 +35,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z2 / (2 * n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     denom = 1 + z2 / n
-    return max(0.0, (centre - half) / denom), min(1.0, (centre + half) / denom)
+    lo = 0.0 if k == 0 else max(0.0, (centre - half) / denom)
+    hi = 1.0 if k == n else min(1.0, (centre + half) / denom)
+    return lo, hi
 
 
 def newcombe_unpaired(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float, float]:

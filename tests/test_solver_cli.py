@@ -1,0 +1,131 @@
+"""`replay solve` and `replay stats` through the command line (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from replay.cli import app
+from replay.log.validate import check_file
+from replay.solver import table as T
+
+runner = CliRunner()
+
+WON_SEED = 19  # exiles: won in a few hundred nodes
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+def one_line_error(result, code: int) -> None:  # type: ignore[no-untyped-def]
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [x for x in result.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("replay: "), result.stderr
+
+
+def test_solve_a_seed_writes_a_complete_valid_won_log(tmp_path):
+    out = tmp_path / "won.json"
+    r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "--nodes", "5000", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("won in ")
+    report = check_file(str(out))
+    assert report.ok and report.outcome == "won"
+    log = json.loads(out.read_text())
+    assert log["result"] == "won" and log["meta"]["player"] == "solver"
+    assert log["meta"]["source"] == f"replay solve, seed {WON_SEED}"
+
+
+def test_solve_continues_a_log_and_prints_it(tmp_path):
+    deal = run("deal", "exiles", "--seed", str(WON_SEED))
+    assert deal.exit_code == 0
+    src = tmp_path / "deal.json"
+    src.write_text(deal.stdout)
+    r = run("solve", str(src), "--nodes", "5000")
+    assert r.exit_code == 0, r.output
+    log = json.loads(r.stdout)
+    assert log["result"] == "won" and log["moves"]
+    again = tmp_path / "again.json"
+    again.write_text(r.stdout)
+    assert check_file(str(again)).outcome == "won"
+
+
+def test_solve_reports_unknown_and_unwinnable():
+    r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "--nodes", "10")
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
+    r = run("solve", "--game", "exiles", "--seed", "7", "--nodes", "5000")
+    assert r.exit_code == 0 and r.stderr.startswith("unwinnable: the search was exhaustive")
+
+
+@pytest.mark.parametrize("args, code", [
+    (["solve", "--game", "no-such-game", "--seed", "1"], 1),
+    (["solve", "--game", "exiles", "--seed", "1", "--variant", "nope"], 1),
+    (["solve", "--game", "exiles"], 2),
+    (["solve", "--game", "exiles", "--seed", "-3"], 2),
+    (["solve", "--game", "exiles", "--seed", "1", "--ruling", "oops"], 2),
+    (["solve", "--game", "exiles", "--seed", "1", "--nodes", "-1"], 2),
+    (["stats"], 2),
+    (["stats", "no-such-game", "--deals", "1"], 1),
+    (["stats", "exiles", "--deals", "0"], 2),
+    (["stats", "exiles", "--nodes", "0"], 2),
+    (["stats", "exiles", "--table"], 2),
+])
+def test_bad_input_is_one_line_and_a_nonzero_exit(args, code):
+    one_line_error(run(*args), code)
+
+
+def test_solve_rejects_a_broken_log_in_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "replay-log/1", "game": "exiles"')
+    one_line_error(run("solve", str(bad)), 1)
+    one_line_error(run("solve", str(tmp_path / "missing.json")), 1)
+    illegal = tmp_path / "illegal.json"
+    deal = json.loads(run("deal", "exiles", "--seed", "2").stdout)
+    deal["moves"] = [{"type": "redeal"}]
+    illegal.write_text(json.dumps(deal))
+    one_line_error(run("solve", str(illegal)), 1)
+
+
+def test_stats_one_form(tmp_path):
+    out = tmp_path / "s.json"
+    r = run("stats", "exiles", "--deals", "3", "--seed", str(WON_SEED), "--nodes", "3000", "--workers", "1",
+            "--json", str(out))
+    assert r.exit_code == 0, r.output
+    assert "Win rates" in r.stdout
+    s = json.loads(out.read_text())
+    assert s["deals"] == 3 and s["solver"]["results"][0] == "W" and s["seeds"] == [WON_SEED, WON_SEED + 2]
+    assert s["solver"]["won"] >= 1 and len(s["greedy"]["results"]) == 3
+
+
+def test_stats_in_parallel_gives_the_same_results_as_one_worker():
+    from replay.solver.stats import Form, run as run_jobs
+
+    jobs = [(Form("exiles"), s) for s in range(7, 11)]
+    one = run_jobs(jobs, 300, None, workers=1, greedy=False)
+    two = run_jobs(jobs, 300, None, workers=2, greedy=False)
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one]
+    assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in two]
+
+
+def test_the_table_and_its_page(tmp_path, monkeypatch):
+    from replay.solver.stats import Form
+
+    monkeypatch.setattr(T, "forms", lambda: [Form("exiles"), Form("napoleons-square")])
+    monkeypatch.setattr(T, "ruling_forms", lambda: [
+        (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
+    data = T.run_table(deals=3, ruling_deals=2, seed=WON_SEED, nodes=300, seconds=None, workers=1,
+                       greedy=False, command="replay stats --table (test)", progress=False)
+    path = tmp_path / "results.json"
+    T.save(data, path)
+    assert [r["label"] for r in data["forms"]] == ["exiles", "napoleons-square"]
+    assert data["rulings"][0]["paired_solver"]["deals"] == 2 and "napoleon_modern" in data
+    page = tmp_path / "stats.md"
+    r = run("stats", "--page", str(path), "--out", str(page))
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    assert "replay stats --table (test)" in text and data["version"] in text
+    assert "| Exiles (text 003) | base | 3 |" in text and "`redeals`" in text and "9 in 10" in text
+    one_line_error(run("stats", "--page", str(tmp_path / "nope.json")), 2)

@@ -1,0 +1,78 @@
+"""The interval arithmetic of ``replay stats``, on published values, and the summaries built on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.solver.stats import newcombe_paired, newcombe_unpaired, paired, summarize, wilson
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_matches_newcombes_table(k, n, lo, hi):
+    a, b = wilson(k, n)
+    assert a == pytest.approx(lo, abs=5e-5) and b == pytest.approx(hi, abs=5e-5)
+
+
+def test_wilson_edges():
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and 0.69 < lo < 0.73
+
+
+@pytest.mark.parametrize("k1, n1, k2, n2, lo, hi", [
+    # Newcombe (1998), "Interval estimation for the difference between independent proportions", method 10
+    (56, 70, 48, 80, 0.0524, 0.3339),
+    (9, 10, 3, 10, 0.1705, 0.8090),
+])
+def test_unpaired_difference_matches_newcombes_table(k1, n1, k2, n2, lo, hi):
+    d, a, b = newcombe_unpaired(k1, n1, k2, n2)
+    assert d == pytest.approx(k1 / n1 - k2 / n2)
+    assert a == pytest.approx(lo, abs=5e-5) and b == pytest.approx(hi, abs=5e-5)
+
+
+def test_paired_difference_without_correlation_is_the_unpaired_one():
+    # 2x2 table with phi = 0: both 10, only1 10, only2 10, neither 10
+    d, lo, hi = newcombe_paired(10, 10, 10, 10)
+    d2, lo2, hi2 = newcombe_unpaired(20, 40, 20, 40)
+    assert (d, lo, hi) == pytest.approx((d2, lo2, hi2))
+
+
+def test_paired_difference_narrows_with_positive_correlation():
+    # the same margins (30/50 against 20/50), concordant pairs make the interval narrower
+    d1, lo1, hi1 = newcombe_paired(20, 10, 0, 20)   # strongly correlated
+    d2, lo2, hi2 = newcombe_paired(12, 18, 8, 12)   # phi = 0
+    assert d1 == d2 == pytest.approx(0.2)
+    assert hi1 - lo1 < hi2 - lo2
+    assert lo1 > 0  # ten deals won only under the reading and none only under the default: a difference
+
+
+def test_paired_difference_of_identical_results_is_zero_and_symmetric():
+    d, lo, hi = newcombe_paired(5, 0, 0, 195)
+    assert d == 0 and lo < 0 < hi and lo == pytest.approx(-hi)
+    d, lo, hi = newcombe_paired(0, 0, 0, 200)
+    assert d == 0 and lo <= 0 <= hi and hi < 0.02
+    a = newcombe_paired(3, 7, 2, 88)
+    b = newcombe_paired(3, 2, 7, 88)
+    assert a[0] == pytest.approx(-b[0]) and a[1] == pytest.approx(-b[2]) and a[2] == pytest.approx(-b[1])
+
+
+def test_summaries_and_pairing_from_per_deal_results():
+    rows = [{"seed": s, "status": st, "moves": 100 if st == "won" else 0, "nodes": 10, "seconds": 0.1,
+             "greedy_won": st == "won" and s % 2 == 0, "greedy_moves": 50, "greedy_seconds": 0.01}
+            for s, st in enumerate(["won", "unknown", "unwinnable", "won", "unknown"])]
+    s = summarize(rows)
+    assert s["deals"] == 5 and s["seeds"] == [0, 4]
+    so = s["solver"]
+    assert (so["won"], so["unwinnable"], so["unknown"]) == (2, 1, 2)
+    assert so["results"] == "W?XW?" and so["win_rate"] == 0.4 and so["win_rate_at_most"] == 0.8
+    assert so["mean_moves_won"] == 100 and so["win_ci"] == list(wilson(2, 5))
+    assert s["greedy"]["results"] == "10000" and s["greedy"]["won"] == 1
+    p = paired("WW?X?", "W??XW")
+    assert (p["both"], p["reading_only"], p["default_only"], p["neither"]) == (1, 1, 1, 2)
+    assert p["difference"] == 0
