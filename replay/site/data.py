@@ -12,16 +12,17 @@ relative ``.md`` links, which MkDocs checks (file and anchor) at build time.
 
 from __future__ import annotations
 
-import ast
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from replay.corpus.loader import Corpus, load
 from replay.corpus.models import Clause
 from replay.engine import registry
+from replay.testindex import TestRef
+from replay.testindex import tagged_tests as _tagged_tests
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,57 +37,9 @@ GLOSSARY_PAGE = "glossary.md"
 SOURCES_PAGE = "sources.md"
 
 
-class TestRef(NamedTuple):
-    """A test function tagged with a clause (``@pytest.mark.clause(...)``)."""
-
-    name: str
-    file: str  #: path relative to the project root
-    line: int
-
-
-def _scan_tagged_tests(root: Path) -> dict[str, list[TestRef]]:
-    """Fallback for :func:`replay.testindex.tagged_tests`: read ``clause`` marks from the tests' syntax trees."""
-    out: dict[str, list[TestRef]] = {}
-    tests = root / "tests"
-    for path in sorted(tests.rglob("test_*.py")):
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError):
-            continue
-        rel = path.relative_to(root).as_posix()
-        aliases = {"clause"}
-
-        def ids_of(dec: ast.expr) -> list[str]:
-            if not isinstance(dec, ast.Call):
-                return []
-            f = dec.func
-            named = (isinstance(f, ast.Name) and f.id in aliases) or (
-                isinstance(f, ast.Attribute) and f.attr == "clause")
-            if not named:
-                return []
-            return [a.value for a in dec.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-
-        def visit(body: list[ast.stmt], prefix: str) -> None:
-            for node in body:
-                if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-                    visit(node.body, f"{prefix}{node.name}::")
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                    for dec in node.decorator_list:
-                        for cid in ids_of(dec):
-                            out.setdefault(cid, []).append(TestRef(prefix + node.name, rel, node.lineno))
-
-        visit(tree.body, "")
-    return out
-
-
 def tagged_tests(root: Path) -> dict[str, list[TestRef]]:
-    """Clause ID -> the tests tagged with it (from :mod:`replay.testindex` when it is there)."""
-    try:
-        from replay.testindex import tagged_tests as index  # type: ignore[import-not-found]
-    except ImportError:
-        return _scan_tagged_tests(root)
-    found = index(root)
-    return {cid: [TestRef(t.name, str(t.file), int(t.line)) for t in refs] for cid, refs in found.items()}
+    """Clause ID -> the tests tagged with it (:func:`replay.testindex.tagged_tests`)."""
+    return _tagged_tests(root)
 
 
 @dataclass

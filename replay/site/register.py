@@ -8,7 +8,7 @@ from collections import Counter
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.games import STATUS_TEXT, ambiguity_body, layouts_of, provenance_section
 from replay.site.links import Linker
-from replay.site.text import esc, fence, one_line
+from replay.site.text import esc, fence
 
 LANG_LABEL = {"pl": "Polish", "ru-old": "Russian, pre-1918", "ru-modern": "Russian, modern", "en": "English"}
 
@@ -141,11 +141,6 @@ def source_download(file: str) -> str:
     return "sources/" + file.rsplit("/", 1)[-1]
 
 
-def layout_count(d: SiteData) -> int:
-    return len(d.corpus.layouts)
-
-
-__all__ = ["ambiguities_page", "glossary_page", "sources_page", "one_line"]
 
 
 COVERAGE_PAGE = "coverage.md"
