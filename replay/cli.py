@@ -42,12 +42,35 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def _click_class(name: str) -> type[Exception]:
+    """Click's exception class ``name`` (typer may vendor its own copy of click)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
 def main() -> None:
-    """Entry point of the ``replay`` console script: library errors become one line and exit 1."""
+    """Entry point of the ``replay`` console script.
+
+    Library errors (bad input) become one line and exit 1; usage errors one line and exit 2.
+    """
     from replay.engine.errors import ReplayError
 
+    usage_error, click_error = _click_class("UsageError"), _click_class("ClickException")
     try:
-        app()
+        code = app(standalone_mode=False)
+    except usage_error as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None else "replay"
+        message = " ".join(e.format_message().split())
+        if message:  # empty when the help has just been shown for a bare command group
+            typer.echo(f"replay: {message} (see '{where} --help')", err=True)
+        sys.exit(2)
+    except click_error as e:
+        typer.echo(f"replay: {' '.join(e.format_message().split())}", err=True)
+        sys.exit(getattr(e, "exit_code", 1))
+    except typer.Abort:
+        typer.echo("replay: aborted", err=True)
+        sys.exit(1)
     except ReplayError as e:
         typer.echo(f"replay: {e.one_line()}", err=True)
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
