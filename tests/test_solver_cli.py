@@ -129,3 +129,23 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     assert "replay stats --table (test)" in text and data["version"] in text
     assert "| Exiles (text 003) | base | 3 |" in text and "`redeals`" in text and "9 in 10" in text
     one_line_error(run("stats", "--page", str(tmp_path / "nope.json")), 2)
+
+
+def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
+    from replay.solver.stats import Form
+
+    monkeypatch.setattr(T, "forms", lambda: [Form("exiles"), Form("napoleons-square")])
+    monkeypatch.setattr(T, "ruling_forms", lambda: [
+        (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
+    kw = dict(deals=2, ruling_deals=1, seed=7, nodes=50, seconds=None, workers=1, greedy=False, progress=False)
+    monkeypatch.setattr(T, "NAPOLEON_MODERN", Form("napoleons-square", (), (("space-fill", "any-card"),)))
+    full = T.run_table(command="first", **kw)
+    part = T.run_table(command="again", games=["exiles"], **kw)
+    assert [r["game"] for r in part["forms"]] == ["exiles"] and "napoleon_modern" not in part
+    merged = T.merge(full, part)
+    assert [r["label"] for r in merged["forms"]] == [r["label"] for r in full["forms"]]
+    assert merged["forms"][0]["made_by"]["version"] == part["version"] and "made_by" not in merged["forms"][1]
+    assert merged["reruns"][0]["command"] == "again" and merged["reruns"][0]["games"] == ["exiles"]
+    assert "measured again by `again`" in T.render_page(merged)
+    with pytest.raises(ValueError):
+        T.merge(full, full)

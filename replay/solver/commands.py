@@ -108,13 +108,16 @@ def register(app: typer.Typer) -> None:
         ruling_deals: int = typer.Option(200, "--ruling-deals", help="(--table) Deals per ruling reading."),
         seed: int = typer.Option(1, "--seed", "-s", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores)."),
-        nodes: Optional[int] = typer.Option(20_000, "--nodes", help="Solver budget per deal: positions (0: none)."),
+        nodes: Optional[int] = typer.Option(800, "--nodes", help="Solver budget per deal: positions (0: none)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", help="Solver budget per deal: seconds."),
         no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="(--table) data file; (--page) Markdown file."),
         page: Optional[Path] = typer.Option(None, "--page", help="Render the results page from this data file."),
+        only: List[str] = typer.Option([], "--only", help="(--table) Only this game's rows (repeatable)."),
+        merge_into: Optional[Path] = typer.Option(None, "--merge-into",
+                                                  help="(--table --only) Replace those rows in this data file."),
     ) -> None:
         """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
 
@@ -159,13 +162,29 @@ def register(app: typer.Typer) -> None:
 
             if out is None:
                 _fail("--table needs --out FILE (the data file)")
+            if merge_into is not None and not only:
+                _fail("--merge-into needs --only GAME")
+            from replay.games.catalog import MODULES
+
+            for g in only:
+                if g not in MODULES:
+                    _fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 1)
+            try:
+                full = T.load(merge_into) if merge_into is not None else None
+            except (OSError, ValueError) as e:
+                _fail(f"cannot read {merge_into}: {e}")
             try:
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
                                    command=" ".join(["replay"] + sys.argv[1:]) if sys.argv else "replay stats",
-                                   progress=True)
+                                   progress=True, games=list(only) or None)
             except ReplayError as e:
                 _fail(e.one_line(), 1)
+            if full is not None:
+                try:
+                    data = T.merge(full, data)
+                except (KeyError, ValueError) as e:
+                    _fail(f"cannot merge into {merge_into}: {e}")
             T.save(data, out)  # type: ignore[arg-type]
             typer.echo(f"wrote {out}", err=True)
             return

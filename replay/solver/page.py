@@ -78,6 +78,12 @@ def render(data: dict[str, Any]) -> str:
       + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
       + f" on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
         f"{data['machine']['cpus']} CPUs, in {data['wall_seconds'] / 3600:.1f} hours of wall-clock time.")
+    for rr in data.get("reruns", []):
+        w(">")
+        w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
+          f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
+          + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file "
+            "(the rules of that game had changed since the first run).")
     w("")
     w("## How it is measured")
     w("")

@@ -132,20 +132,25 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
 
 
 def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, seconds: float | None,
-              workers: int | None, greedy: bool = True, command: str = "", progress: bool = True) -> dict[str, Any]:
-    """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired)."""
+              workers: int | None, greedy: bool = True, command: str = "", progress: bool = True,
+              games: list[str] | None = None) -> dict[str, Any]:
+    """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired).
+
+    ``games``: only the rows of these games (to be merged into a full table with :func:`merge`).
+    """
     from replay.solver.version import code_version, commit
 
-    base = forms()
-    rulings = ruling_forms()
+    base = [f for f in forms() if not games or f.game in games]
+    rulings = [r for r in ruling_forms() if not games or r[0].game in games]
     need: dict[Form, int] = {f: deals for f in base}
     for f, default, *_ in rulings:
         need[f] = max(need.get(f, 0), ruling_deals)
         need[default] = max(need.get(default, 0), ruling_deals)
-    modern = _buildable(NAPOLEON_MODERN)
+    modern = _buildable(NAPOLEON_MODERN) and (not games or NAPOLEON_MODERN.game in games)
     if modern:
         need[NAPOLEON_MODERN] = max(need.get(NAPOLEON_MODERN, 0), ruling_deals)
     jobs = [(f, s) for f, n in need.items() for s in range(seed, seed + n)]
+    version, head = code_version(), commit()  # the code that runs, not the code at the end
     t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     ctx = progress_bar(len(jobs), "stats table") if progress else contextlib.nullcontext(None)
@@ -182,8 +187,8 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
     return {
         "format": DATA_FORMAT,
         "command": command,
-        "version": code_version(),
-        "commit": commit(),
+        "version": version,
+        "commit": head,
         "date": started,
         "python": platform.python_version(),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
@@ -197,8 +202,37 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
         "wall_seconds": round(wall, 1),
         "forms": form_rows,
         "rulings": ruling_rows,
+        **({"games": sorted(games)} if games else {}),
         **extra,
     }
+
+
+def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """``full`` with the rows of the games ``part`` measured replaced by ``part``'s (a partial re-run).
+
+    The rows keep their order; the re-run is listed under ``reruns`` with its own command, version
+    and date, and each replaced row names the version that made it.
+    """
+    games = set(part.get("games") or ())
+    if not games:
+        raise ValueError("the second file is not a partial run (no 'games')")
+    for key in ("seed", "deals", "ruling_deals", "budget"):
+        if full[key] != part[key]:
+            raise ValueError(f"the runs differ in {key!r}: {full[key]!r} and {part[key]!r}")
+    out = dict(full)
+    stamp = {"version": part["version"], "commit": part["commit"], "date": part["date"]}
+    new_forms = {r["label"]: {**r, "made_by": stamp} for r in part["forms"]}
+    new_rulings = {r["label"]: {**r, "made_by": stamp} for r in part["rulings"]}
+    out["forms"] = [new_forms.get(r["label"], r) if r["game"] in games else r for r in full["forms"]]
+    out["rulings"] = [new_rulings.get(r["label"], r) if r["game"] in games else r for r in full["rulings"]]
+    known = {r["label"] for r in full["forms"]} | {r["label"] for r in full["rulings"]}
+    out["forms"] += [r for label, r in new_forms.items() if label not in known]
+    out["rulings"] += [r for label, r in new_rulings.items() if label not in known]
+    if "napoleon_modern" in part:
+        out["napoleon_modern"] = {**part["napoleon_modern"], "made_by": stamp}
+    out["reruns"] = list(full.get("reruns", [])) + [{
+        "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"]}]
+    return out
 
 
 def _buildable(form: Form) -> bool:
