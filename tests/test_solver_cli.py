@@ -149,3 +149,26 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     assert "measured again by `again`" in T.render_page(merged)
     with pytest.raises(ValueError):
         T.merge(full, full)
+
+
+def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
+    from replay.solver.stats import Form
+
+    row = tmp_path / "row.json"
+    r = run("stats", "napoleons-square", "--deals", "2", "--nodes", "30", "--workers", "1", "--no-greedy",
+            "--ruling", "space-fill=any-card", "--json", str(row))
+    assert r.exit_code == 0, r.output
+    x = json.loads(row.read_text())
+    assert x["format"] == "replay-stats-row/1" and x["command"].startswith("replay stats napoleons-square")
+    monkeypatch.setattr(T, "forms", lambda: [Form("napoleons-square")])
+    monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    data = T.run_table(deals=1, ruling_deals=1, seed=1, nodes=30, seconds=None, workers=1, greedy=False,
+                       command="t", progress=False)
+    path = tmp_path / "results.json"
+    T.save(data, path)
+    r = run("stats", "--page", str(path), "--also", str(row))
+    assert r.exit_code == 0, r.output
+    assert "## Other measurements" in r.stdout and "napoleons-square space-fill=any-card" in r.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    one_line_error(run("stats", "--page", str(path), "--also", str(bad)), 2)

@@ -26,6 +26,18 @@ def _rulings(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _command(*parts: object, **options: object) -> str:
+    """The canonical command line of a run (recorded in the data it makes)."""
+    words = ["replay", "stats"] + [str(p) for p in parts]
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        for v in value if isinstance(value, (list, tuple)) else [value]:
+            if v is None or v is False:
+                continue
+            words.append(flag if v is True else f"{flag} {v}")
+    return " ".join(words)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``solve`` and ``stats`` to ``app``."""
 
@@ -115,6 +127,8 @@ def register(app: typer.Typer) -> None:
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="(--table) data file; (--page) Markdown file."),
         page: Optional[Path] = typer.Option(None, "--page", help="Render the results page from this data file."),
+        also: List[Path] = typer.Option([], "--also", help="(--page) Rows made by `replay stats GAME --json` "
+                                                           "to show beside the table (repeatable)."),
         only: List[str] = typer.Option([], "--only", help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into",
                                                   help="(--table --only) Replace those rows in this data file."),
@@ -145,7 +159,7 @@ def register(app: typer.Typer) -> None:
             from replay.solver import table as T
 
             try:
-                text = T.render_page(T.load(page))
+                text = T.render_page(T.load(page), [T.load_row(p) for p in also])
             except (OSError, ValueError, KeyError) as e:
                 _fail(f"cannot render {page}: {e}")
             if out is None:
@@ -156,8 +170,6 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"wrote {out}", err=True)
             return
         if table:
-            import sys
-
             from replay.solver import table as T
 
             if out is None:
@@ -176,7 +188,10 @@ def register(app: typer.Typer) -> None:
             try:
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
-                                   command=" ".join(["replay"] + sys.argv[1:]) if sys.argv else "replay stats",
+                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
+                                                    nodes=nodes or None, seconds=seconds, workers=workers,
+                                                    no_greedy=no_greedy, only=list(only), merge_into=merge_into,
+                                                    out=out),
                                    progress=True, games=list(only) or None)
             except ReplayError as e:
                 _fail(e.one_line(), 1)
@@ -206,8 +221,19 @@ def register(app: typer.Typer) -> None:
         with progress_bar(len(jobs), form.label) as advance:
             results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance)
         summary = S.summarize(results)
-        summary.update(form=form.as_dict(), wall_seconds=time.perf_counter() - t0,
-                       budget={"nodes": nodes or None, "seconds": seconds}, workers=workers)
+        import datetime as dt
+        import os
+
+        from replay.solver.version import code_version, commit
+
+        summary.update(format="replay-stats-row/1", label=form.label, form=form.as_dict(),
+                       command=_command(game, variant=list(variant), ruling=list(ruling), deals=deals, seed=seed,
+                                        nodes=nodes or None, seconds=seconds, workers=workers,
+                                        no_greedy=no_greedy, json=json_out),
+                       version=code_version(), commit=commit(),
+                       date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+                       wall_seconds=round(time.perf_counter() - t0, 1),
+                       budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())
         show_rows([(form.label, summary)], wall=summary["wall_seconds"])
         if json_out is not None:
             import json

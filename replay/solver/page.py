@@ -51,7 +51,7 @@ def _verdict(p: dict[str, Any]) -> str:
     return "no difference shown"
 
 
-def render(data: dict[str, Any]) -> str:
+def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
     budget = data["budget"]
     nodes = budget.get("nodes")
     secs = budget.get("seconds")
@@ -159,8 +159,27 @@ def render(data: dict[str, Any]) -> str:
           "the budget, or the interval includes zero. A reading that changes the *unknown* share changes how "
           "hard the deals are to search even where the win rate stays at zero.")
     w("")
-    w(_napoleon(data))
+    extras = extras or []
+    w(_napoleon(data, [x for x in extras if x["form"]["game"] == "napoleons-square"]))
     w("")
+    if extras:
+        w("## Other measurements")
+        w("")
+        w("Single rows measured apart from the table (each by the command shown), for example with another budget.")
+        w("")
+        w("| Form | Deals (seeds) | Budget | Solver won (95% CI) | Proven unwinnable | Unknown | Greedy won | "
+          "Made by |")
+        w("|---|--:|--:|--:|--:|--:|--:|---|")
+        for x in extras:
+            s, g = x["solver"], x.get("greedy")
+            b = x["budget"]
+            budget = " and ".join(([f"{b['nodes']:,} nodes"] if b.get("nodes") else [])
+                                  + ([f"{b['seconds']:g} s"] if b.get("seconds") else []))
+            w(f"| {x['label']} | {x['deals']:,} ({x['seeds'][0]}–{x['seeds'][1]}) | {budget} | "
+              f"{_pct(s['win_rate'])} ({_ci(s['win_ci'])}) | {_pct(s['unwinnable_share'])} | "
+              f"{_pct(s['unknown_share'])} | {_pct(g['win_rate']) if g else '–'} | "
+              f"`{x['command']}`, version `{x['version']}`, {x['date']} |")
+        w("")
     w("## Reading the figures")
     w("")
     w("* *Unknown* is not *lost*. Where the unknown share is large, the solver's rate is only a floor; the "
@@ -176,7 +195,7 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(L) + "\n"
 
 
-def _napoleon(data: dict[str, Any]) -> str:
+def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
     base = next((r for r in data["forms"] if r["game"] == "napoleons-square" and not r["variants"]), None)
     if base is None:
         return ""
@@ -219,6 +238,12 @@ def _napoleon(data: dict[str, Any]) -> str:
         out.append(f"With the modern rules together ({', '.join(f'`{k} = {v}`' for k, v in combo['rulings'].items())}) "
                    f"the solver wins {_pct(cs['win_rate'])} of {combo['deals']:,} deals (95% CI {_ci(cs['win_ci'])}; "
                    f"unknown {_pct(cs['unknown_share'])}).")
+        out.append("")
+    for x in extras or []:
+        xs = x["solver"]
+        out.append(f"With a larger budget ({x['budget']['nodes']:,} nodes), `{x['label']}` on {x['deals']:,} deals: "
+                   f"the solver wins {_pct(xs['win_rate'])} (95% CI {_ci(xs['win_ci'])}), unknown "
+                   f"{_pct(xs['unknown_share'])}, proven unwinnable {_pct(xs['unwinnable_share'])}.")
         out.append("")
     out.append("So the printed figure describes a more generous game than the one our text states. Even the "
                "generous rows stay below 9 in 10 here because the solver's rate is a lower bound (a share of "

@@ -261,8 +261,16 @@ def load(path: Path) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- the page
 
 
-def render_page(data: dict[str, Any]) -> str:
-    """docs/stats.md from a data file (see replay.solver.page)."""
+def load_row(path: Path) -> dict[str, Any]:
+    """A row written by ``replay stats GAME --json``."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != "replay-stats-row/1":
+        raise ValueError(f"{path} is not a row written by replay stats GAME --json")
+    return data
+
+
+def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
+    """docs/stats.md from a data file and extra rows (see replay.solver.page)."""
     from replay.solver.page import render
 
-    return render(data)
+    return render(data, extras or [])
