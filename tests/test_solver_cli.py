@@ -172,3 +172,16 @@ def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     one_line_error(run("stats", "--page", str(path), "--also", str(bad)), 2)
+
+
+def test_the_page_compares_two_budgets(tmp_path, monkeypatch):
+    from replay.solver.stats import Form
+
+    monkeypatch.setattr(T, "forms", lambda: [Form("exiles")])
+    monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    kw = dict(deals=2, ruling_deals=1, seed=WON_SEED, seconds=None, workers=1, greedy=False, progress=False)
+    small, big = T.run_table(nodes=10, command="small", **kw), T.run_table(nodes=2000, command="big", **kw)
+    text = T.render_page(big, [], small)
+    assert "## How the budget matters" in text and "| Exiles | base | 0.0% / 0.0% / 100.0% | 50.0%" in text
+    with pytest.raises(ValueError):
+        T.render_page(big, [], {**small, "seed": 99})

@@ -129,6 +129,8 @@ def register(app: typer.Typer) -> None:
         page: Optional[Path] = typer.Option(None, "--page", help="Render the results page from this data file."),
         also: List[Path] = typer.Option([], "--also", help="(--page) Rows made by `replay stats GAME --json` "
                                                            "to show beside the table (repeatable)."),
+        compare: Optional[Path] = typer.Option(None, "--compare", help="(--page) Another run of the table, with "
+                                                                       "another budget, to compare with."),
         only: List[str] = typer.Option([], "--only", help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into",
                                                   help="(--table --only) Replace those rows in this data file."),
@@ -159,7 +161,8 @@ def register(app: typer.Typer) -> None:
             from replay.solver import table as T
 
             try:
-                text = T.render_page(T.load(page), [T.load_row(p) for p in also])
+                text = T.render_page(T.load(page), [T.load_row(p) for p in also],
+                                     T.load(compare) if compare is not None else None)
             except (OSError, ValueError, KeyError) as e:
                 _fail(f"cannot render {page}: {e}")
             if out is None:

@@ -45,13 +45,14 @@ def _verdict(p: dict[str, Any]) -> str:
     if p["both"] + p["reading_only"] + p["default_only"] == 0:
         return "no win either way"
     if lo > 0:
-        return f"**raises** it by {_pts(p['difference'])} points"
+        return f"**raises** it by {100 * p['difference']:.1f} points"
     if hi < 0:
-        return f"**lowers** it by {_pts(-p['difference'])[1:]} points"
+        return f"**lowers** it by {-100 * p['difference']:.1f} points"
     return "no difference shown"
 
 
-def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
+def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
+           compare: dict[str, Any] | None = None) -> str:
     budget = data["budget"]
     nodes = budget.get("nodes")
     secs = budget.get("seconds")
@@ -152,6 +153,22 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> 
               f"{p['reading_only']} deals won only under the reading, {p['default_only']} only under the default).")
     else:
         w("* No ruling reading shows a difference in the solver's win rate at this budget.")
+    settled = []
+    for r in rulings:
+        n = r["deals"]
+        x_reading = r["solver"]["results"].count("X")
+        x_default = r["default_row"]["solver"]["results"][:n].count("X")
+        if n and abs(x_reading - x_default) >= max(5, 0.05 * n):
+            settled.append((r, x_reading / n, x_default / n))
+    if settled:
+        w("")
+        w("Some readings change how many deals the solver can *prove* lost within the budget, a sign of how "
+          "much they constrain play even where the win rate does not move:")
+        w("")
+        for r, a, b in settled:
+            w(f"* {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]}, `{r['ruling']}` = `{r['reading']}` "
+              f"({_form_name(r)}): {_pct(a)} of the deals proven unwinnable, against {_pct(b)} under "
+              f"`{r['default']}`.")
     quiet = [r for r in rulings if r not in shown]
     if quiet:
         w("")
@@ -179,6 +196,9 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> 
               f"{_pct(s['win_rate'])} ({_ci(s['win_ci'])}) | {_pct(s['unwinnable_share'])} | "
               f"{_pct(s['unknown_share'])} | {_pct(g['win_rate']) if g else '–'} | "
               f"`{x['command']}`, version `{x['version']}`, {x['date']} |")
+        w("")
+    if compare:
+        w(_budgets(data, compare))
         w("")
     w("## Reading the figures")
     w("")
@@ -249,4 +269,35 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
                "generous rows stay below 9 in 10 here because the solver's rate is a lower bound (a share of "
                "the deals is left unknown at this budget) and because the printed odds are an estimate for "
                "a skilled player under the modern rules, not a measurement of this text.")
+    return "\n".join(out)
+
+
+def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
+    """How the figures move with the node budget: this table against another run on the same seeds."""
+    a, b = other, data
+    na, nb = a["budget"].get("nodes"), b["budget"].get("nodes")
+    out = ["## How the budget matters", ""]
+    out.append(f"The same table was also run with {na:,} nodes per deal (`{a['command']}`, code version "
+               f"`{a['version']}`, {a['date']}; its data file is kept as `data/stats/results-{na}.json`). Per form, won / proven "
+               "unwinnable / unknown:")
+    out.append("")
+    out.append(f"| Game | Form | {na:,} nodes | {nb:,} nodes |")
+    out.append("|---|---|--:|--:|")
+    rows_a = {r["label"]: r for r in a["forms"]}
+    rows = [r for r in b["forms"] if r["label"] in rows_a]
+    if "napoleon_modern" in a and "napoleon_modern" in b:
+        rows.append(b["napoleon_modern"])
+        rows_a[b["napoleon_modern"]["label"]] = a["napoleon_modern"]
+
+    def cell(r: dict[str, Any]) -> str:
+        s = r["solver"]
+        return f"{_pct(s['win_rate'])} / {_pct(s['unwinnable_share'])} / {_pct(s['unknown_share'])}"
+
+    for r in rows:
+        name = _form_name(r) if not r.get("rulings") else ", ".join(f"{k}={v}" for k, v in r["rulings"].items())
+        out.append(f"| {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]} | {name} | {cell(rows_a[r['label']])} "
+                   f"| {cell(r)} |")
+    out.append("")
+    out.append("More search settles more deals; where the rate still climbs with the budget, the true rate is "
+               "higher than either column shows.")
     return "\n".join(out)

@@ -148,7 +148,9 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
         need[default] = max(need.get(default, 0), ruling_deals)
     modern = _buildable(NAPOLEON_MODERN) and (not games or NAPOLEON_MODERN.game in games)
     if modern:
-        need[NAPOLEON_MODERN] = max(need.get(NAPOLEON_MODERN, 0), ruling_deals)
+        ns_default = Form(NAPOLEON_MODERN.game, NAPOLEON_MODERN.variants)
+        for f in (NAPOLEON_MODERN, ns_default):
+            need[f] = max(need.get(f, 0), ruling_deals)
     jobs = [(f, s) for f, n in need.items() for s in range(seed, seed + n)]
     version, head = code_version(), commit()  # the code that runs, not the code at the end
     t0 = time.perf_counter()
@@ -181,7 +183,7 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
     extra = {}
     if modern:
         s = summarize(by_form[NAPOLEON_MODERN][:ruling_deals])
-        d = summarize(by_form[Form("napoleons-square")][:ruling_deals])
+        d = summarize(by_form[Form(NAPOLEON_MODERN.game, NAPOLEON_MODERN.variants)][:ruling_deals])
         extra["napoleon_modern"] = {**NAPOLEON_MODERN.as_dict(), "label": NAPOLEON_MODERN.label, **s,
                                     "paired_solver": paired(s["solver"]["results"], d["solver"]["results"])}
     return {
@@ -269,8 +271,13 @@ def load_row(path: Path) -> dict[str, Any]:
     return data
 
 
-def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
-    """docs/stats.md from a data file and extra rows (see replay.solver.page)."""
+def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
+                compare: dict[str, Any] | None = None) -> str:
+    """docs/stats.md from a data file, extra rows and another run of the table (see replay.solver.page)."""
     from replay.solver.page import render
 
-    return render(data, extras or [])
+    if compare is not None:
+        for key in ("seed", "deals", "ruling_deals"):
+            if compare[key] != data[key]:
+                raise ValueError(f"the runs to compare differ in {key!r}")
+    return render(data, extras or [], compare)
