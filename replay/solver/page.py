@@ -51,8 +51,11 @@ def _verdict(p: dict[str, Any]) -> str:
     return "no difference shown"
 
 
+PAGE_COMMAND = "replay stats --page data/stats/results.json --out docs/stats.md"
+
+
 def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
-           compare: dict[str, Any] | None = None) -> str:
+           compare: dict[str, Any] | None = None, command: str = PAGE_COMMAND) -> str:
     budget = data["budget"]
     nodes = budget.get("nodes")
     secs = budget.get("seconds")
@@ -68,11 +71,11 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
       "This page measures it: every game and variant under its default readings, and every ruling reading "
       "against the default on the same deals.")
     w("")
-    w("> **Generated page.** Do not edit by hand: it is written from the committed data file "
-      "`data/stats/results.json` by")
+    w("> **Generated page.** Do not edit by hand: it is written from the committed data files under "
+      "`data/stats/` by")
     w(">")
     w("> ```")
-    w("> replay stats --page data/stats/results.json --out docs/stats.md")
+    w(f"> {command}")
     w("> ```")
     w(">")
     w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"

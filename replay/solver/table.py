@@ -272,7 +272,7 @@ def load_row(path: Path) -> dict[str, Any]:
 
 
 def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
-                compare: dict[str, Any] | None = None) -> str:
+                compare: dict[str, Any] | None = None, command: str | None = None) -> str:
     """docs/stats.md from a data file, extra rows and another run of the table (see replay.solver.page)."""
     from replay.solver.page import render
 
@@ -280,4 +280,4 @@ def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None
         for key in ("seed", "deals", "ruling_deals"):
             if compare[key] != data[key]:
                 raise ValueError(f"the runs to compare differ in {key!r}")
-    return render(data, extras or [], compare)
+    return render(data, extras or [], compare, **({"command": command} if command else {}))
