@@ -97,7 +97,7 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
     parsed = [GameLog.model_validate_json(b) for b in logs]
     inst = [V.instance(p.game, p.variants, p.rulings) for p in parsed]
     decks = [[V._CARD[c] for c in p.deck] for p in parsed]
-    moves = [V._convert(i, p) for i, p in zip(inst, parsed)]
+    moves = [V.engine_moves(i, p) for i, p in zip(inst, parsed)]
 
     def tables():  # type: ignore[no-untyped-def]
         return [i.game.new_table(d) for i, d in zip(inst, decks)]
@@ -116,7 +116,7 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
     t_inst = best(lambda: [V.instance(p.game, p.variants, p.rulings) for p in parsed], repeat)
     t_deck = best(lambda: [[V._CARD[c] for c in p.deck] for p in parsed], repeat)
     t_tables = best(tables, repeat)
-    t_convert = best(lambda: [V._convert(i, p) for i, p in zip(inst, parsed)], repeat)
+    t_convert = best(lambda: [V.engine_moves(i, p) for i, p in zip(inst, parsed)], repeat)
     t_replay = best(replay, repeat) - t_tables
     t_outcome = best(lambda: [t.outcome() for t in final], repeat)
     return {"parse (pydantic)": t_parse, "game instance (cached)": t_inst, "deck codes": t_deck,

@@ -258,7 +258,7 @@ def unknown(kind: str, value: object, known: Sequence[str], where: str = "") -> 
     return msg
 
 
-def _convert(inst: Instance, log: GameLog) -> list[Move]:
+def engine_moves(inst: Instance, log: GameLog) -> list[Move]:
     """Engine moves of the log's entries; raises :class:`Bad` on an unknown move type or pile."""
     cache = inst.moves
     if len(cache) > _MOVE_CACHE_LIMIT:
@@ -399,7 +399,7 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
         report.add(rp.place(Problem(bad.code, bad.message), bad.path))
         return report
     try:
-        moves = _convert(inst, log)
+        moves = engine_moves(inst, log)
     except Bad as bad:
         report.add(rp.place(Problem(bad.code, bad.message), bad.path))
         return report
@@ -504,7 +504,7 @@ def replay_to(log: GameLog, step: int | None, rulings: Mapping[str, str] | None 
         table = inst.game.new_table(deck)
     except InvalidDeck as e:
         raise _deck_problem(inst.game, deck, e) from None
-    moves = _convert(inst, log)
+    moves = engine_moves(inst, log)
     n = len(moves) if step is None else max(0, min(step, len(moves)))
     report = Report(file="", game=inst.game.id, moves=len(moves))
     rp = Replay(log, "")
@@ -512,5 +512,6 @@ def replay_to(log: GameLog, step: int | None, rulings: Mapping[str, str] | None 
     return inst, table, report.replayed, report
 
 
-__all__ = ["Bad", "Instance", "Report", "Problem", "check_bytes", "check_file", "check_log", "instance", "parse",
+__all__ = ["Bad", "Instance", "Report", "Problem", "check_bytes", "check_file", "check_log", "engine_moves", "instance",
+           "parse",
            "replay_to", "ReplayError"]

@@ -13,13 +13,13 @@ EXAMPLES = ROOT / "examples" / "games"
 
 def clauses_of_log(path: Path) -> set[str]:
     """Clauses whose functions the replay of the log at ``path`` consults (up to its first illegal move)."""
-    from replay.log.validate import Bad, _convert, instance, parse
+    from replay.log.validate import Bad, engine_moves, instance, parse
 
     try:
         log = parse(path.read_bytes())
         inst = instance(log.game, log.variants, log.rulings)
         table = inst.game.new_table([_card(c) for c in log.deck])
-        moves = _convert(inst, log)
+        moves = engine_moves(inst, log)
     except (Bad, ReplayError, OSError):
         return set()
     seen: set[str] = set()
