@@ -131,6 +131,7 @@ class Game:
             self.fdir[f] = setup.layout.direction(f)
         self._entries = setup.book.entries
         self._first = setup.book.first
+        self._first_by_type: dict[str, tuple[Rule, ...]] = {}
         self._plan: list[tuple[Entry, Key, list[tuple[int, tuple[Move, ...]]] | None]] | None = None
 
     # ------------------------------------------------------------------ decks
@@ -189,27 +190,33 @@ class Game:
         (below one, or other than one on a move that takes no cards from a pile, such as a deal) is
         refused here, citing the clause the game cites for moves of that type it does not allow.
         """
+        return self._check(t, m)[1]
+
+    def _check(self, t: Table, m: Move) -> tuple[Entry | None, tuple[str, str] | None]:
+        """The rule-book entry of ``m`` and the first rule it breaks (None when legal)."""
         if m.count < 1 or (m.src < 0 and m.count != 1):
             why = "a move carries at least one card" if m.count < 1 else f"a '{m.type}' move takes no count"
-            return self._refusal(m)[0], why
-        for rule, exempt in self._first:
-            if m.type not in exempt:
-                why = rule(t, m)
-                if why:
-                    return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
+            return None, (self._refusal(m)[0], why)
+        firsts = self._first_by_type.get(m.type)
+        if firsts is None:
+            firsts = self._first_by_type[m.type] = tuple(r for r, exempt in self._first if m.type not in exempt)
+        for rule in firsts:
+            why = rule(t, m)
+            if why:
+                return None, (why if isinstance(why, tuple) else (rule.clause, why))  # type: ignore[attr-defined]
         roles = self.roles
         entry = self._entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
         if entry is None:
-            return self._refusal(m)
+            return None, self._refusal(m)
         for rule in entry.rules:
             why = rule(t, m)
             if why:
-                return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
-        return None
+                return entry, (why if isinstance(why, tuple) else (rule.clause, why))  # type: ignore[attr-defined]
+        return entry, None
 
     def step(self, t: Table, m: Move) -> None:
         """Check ``m`` and carry it out (the checked path of :meth:`Table.apply`)."""
-        bad = self.violation(t, m)
+        entry, bad = self._check(t, m)
         if bad is not None:
             raise IllegalMove(bad[0], bad[1], m)
         if m.card >= 0 and m.src >= 0:
@@ -220,8 +227,8 @@ class Game:
                     f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} "
                     f"is {C.code(actual) if actual >= 0 else 'nothing'}"
                 )
+        assert entry is not None
         roles = self.roles
-        entry = self._entries[(m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None)]
         perform = entry.perform
         if perform is None:
             src = t.piles[m.src]
@@ -273,10 +280,11 @@ class Game:
     def legal_moves(self, t: Table) -> list[Move]:
         """The moves :meth:`violation` allows, in :meth:`candidates` order (a faster equivalent of
         ``[m for m in self.candidates(t) if self.violation(t, m) is None]``)."""
-        return [m for m, rules in self._checked_candidates(t) if self._passes(t, m, rules)]
+        return self._legal(t, frozenset(), first_only=False)
 
     def any_legal(self, t: Table, exclude: frozenset[str] = frozenset()) -> bool:
-        return any(self._passes(t, m, rules) for m, rules in self._checked_candidates(t, exclude))
+        """Whether some move (of a type not in ``exclude``) is legal; stops at the first one found."""
+        return bool(self._legal(t, exclude, first_only=True))
 
     # Speed (used by legal_moves/any_legal only; violation() is the reference):
     # candidate Move objects are made once per game (moves are immutable), and a
@@ -314,33 +322,34 @@ class Game:
             self._plan = plan
         return plan
 
-    def _checked_candidates(self, t: Table, exclude: frozenset[str] = frozenset()
-                            ) -> Iterator[tuple[Move, tuple[Rule, ...]]]:
-        """The moves of :meth:`candidates` that pass their kind's table-wide rules, in the same order,
-        each with the rules still to ask of it."""
+    def _legal(self, t: Table, exclude: frozenset[str], first_only: bool) -> list[Move]:
+        """The legal moves in candidate order (only the first with ``first_only``), skipping ``exclude`` types."""
+        out: list[Move] = []
         piles = t.piles
         for entry, probe, wide, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
-            if groups is None:
+            if groups is None:  # the entry makes its own candidates; ask every rule of each
                 for m in entry.candidates(t):  # type: ignore[misc]
-                    if self._entries.get(self._key(m)) is entry:
-                        yield m, wide + narrow
+                    if self._entries.get(self._key(m)) is entry and not any(r(t, m) for r in wide + narrow):
+                        if first_only:
+                            return [m]
+                        out.append(m)
                 continue
             if wide and any(r(t, probe) for r in wide):
-                continue
+                continue  # a table-wide rule refuses every move of this kind
             for src, moves in groups:
                 if src >= 0 and not piles[src]:
                     continue
                 for m in moves:
-                    yield m, narrow
-
-    @staticmethod
-    def _passes(t: Table, m: Move, rules: tuple[Rule, ...]) -> bool:
-        for rule in rules:
-            if rule(t, m):
-                return False
-        return True
+                    for rule in narrow:
+                        if rule(t, m):
+                            break
+                    else:
+                        if first_only:
+                            return [m]
+                        out.append(m)
+        return out
 
     def consulted(self, m: Move) -> list[Callable[..., object]]:
         """Every function the rules consult for ``m``: the checks, the performer and what follows."""
