@@ -54,9 +54,10 @@ def test_functions_of_a_game_cite_only_that_games_clauses():
             assert games == {mod}, impl.name
 
 
-def test_the_generic_engine_names_no_game():
+def test_the_generic_engine_and_the_solver_name_no_game():
     names = list(MODULES) + [m.rsplit(".", 1)[1] for m in MODULES.values()]
-    for path in (ROOT / "replay" / "engine").glob("*.py"):
+    solver = [ROOT / "replay" / "solver" / f for f in ("search.py", "greedy.py", "stats.py")]
+    for path in [*(ROOT / "replay" / "engine").glob("*.py"), *solver]:
         text = path.read_text(encoding="utf-8")
         for n in names:
             assert not re.search(rf"\b{re.escape(n)}\b", text), f"{path.name} names {n}"

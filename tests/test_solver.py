@@ -12,14 +12,13 @@ from replay.games import create
 from replay.log.validate import check_bytes
 from replay.solver import logs as L
 from replay.solver.greedy import play_greedy
+from replay.games.napoleons_square import a_card_nothing_can_marry_onto_is_safe_to_play
 from replay.solver.search import (
     UNKNOWN,
     UNWINNABLE,
     WON,
     Budget,
     Profile,
-    copy_table,
-    ns_safe_foundation,
     position_key,
     profile_for,
     replay_line,
@@ -52,7 +51,7 @@ def _plain_reachable(game, table, limit=50_000):
     while stack:
         t = stack.pop()
         for m in t.legal_moves():
-            c = copy_table(t)
+            c = t.copy()
             c.push(m)
             k = key(c)
             if k not in seen:
@@ -149,6 +148,17 @@ def test_exiles_proof_matches_the_search_without_reductions(exiles):
     assert plain.status == UNKNOWN
 
 
+def test_the_search_reports_how_far_it_got(exiles, exiles_won):
+    assert exiles_won.best_home == C.DECK_SIZE  # a won position has every card home
+    deck = exiles.deck_from_seed(3)
+    small = solve(exiles, deck=deck, budget=Budget(nodes=30))
+    large = solve(exiles, deck=deck, budget=Budget(nodes=600))
+    start = sum(len(p) for f, p in enumerate(exiles.new_table(deck).piles) if f in exiles.foundations)
+    assert start <= small.best_home <= large.best_home <= C.DECK_SIZE
+    if large.status != WON:
+        assert large.best_home < C.DECK_SIZE
+
+
 def test_a_node_budget_gives_unknown(exiles):
     r = solve(exiles, deck=exiles.deck_from_seed(EXILES_WON), budget=Budget(nodes=20))
     assert r.status == UNKNOWN and r.stopped_by == "nodes" and r.nodes == 20 and r.line == []
@@ -169,12 +179,29 @@ def test_the_same_input_and_node_budget_give_the_same_answer(exiles):
 # ----------------------------------------------------------------------------- reductions
 
 
+def test_reductions_come_from_the_game_modules_search_data(monkeypatch):
+    from replay.games import exiles as exiles_module
+    from replay.games import zwarta_kolumna
+
+    ns = create("napoleons-square")
+    p = profile_for(ns)
+    assert p.safe is a_card_nothing_can_marry_onto_is_safe_to_play and p.rounds_cap == 1
+    assert sorted(p.same_tableau) == sorted(ns.by_role["tableau"]) and p.same_foundations == (tuple(ns.foundations),)
+    ex = create("exiles")
+    groups = profile_for(ex).same_foundations
+    assert len(groups) == 2 and all(len({ex.fbase[f] for f in g}) == 1 for g in groups)
+    assert not hasattr(zwarta_kolumna, "SEARCH") and profile_for(create("zwarta-kolumna")) == Profile()
+    monkeypatch.setattr(exiles_module, "SEARCH", {"interchangeable_piles": True})
+    with pytest.raises(ValueError, match="unknown SEARCH hints"):
+        profile_for(ex)
+
+
 def test_napoleons_square_key_ignores_the_order_of_packets_and_foundations():
     ns = create("napoleons-square")
     key = position_key(ns, profile_for(ns))
     t = ns.new_table(ns.deck_from_seed(1))
     t.push(Move("deal"))
-    u = copy_table(t)
+    u = t.copy()
     a, b = ns.layout.index("p1"), ns.layout.index("p7")
     u.piles[a], u.piles[b] = u.piles[b], u.piles[a]
     assert key(t) == key(u)
@@ -189,17 +216,17 @@ def test_safe_foundation_move_needs_every_marriage_partner_home():
     f1 = ns.layout.index("f1")
     to_f1 = Move("move", ns.layout.index("p1"), f1)
     assert t.violation(to_f1) is None
-    assert not ns_safe_foundation(t, to_f1)  # the other 4H is still out: it could go onto the 5H
+    assert not a_card_nothing_can_marry_onto_is_safe_to_play(t, to_f1)  # the other 4H is still out: it could go onto the 5H
     t2 = table_with(ns, {"p1": ["5H"]}, foundations={"f1": hearts[:4], "f2": hearts[:5]})
-    assert ns_safe_foundation(t2, Move("move", ns.layout.index("p1"), f1))
+    assert a_card_nothing_can_marry_onto_is_safe_to_play(t2, Move("move", ns.layout.index("p1"), f1))
     t3 = table_with(ns, {"p1": ["AS"]})
-    assert ns_safe_foundation(t3, Move("move", ns.layout.index("p1"), f1))  # aces always
+    assert a_card_nothing_can_marry_onto_is_safe_to_play(t3, Move("move", ns.layout.index("p1"), f1))  # aces always
 
 
 def test_copies_do_not_share_the_games_state(exiles):
     t = exiles.new_table(exiles.deck_from_seed(2))
     t.vars["_seen"].append(1)
-    c = copy_table(t)
+    c = t.copy()
     c.vars["_seen"].append(2)
     assert t.vars["_seen"] == [1]
 

@@ -468,7 +468,7 @@ class Table:
     def key(self) -> tuple:
         """A hashable summary of the position (for search)."""
         return (tuple(tuple(p) for p in self.piles), tuple(self.fsuit), self.passes,
-                tuple(sorted((k, _hashable(v)) for k, v in self.vars.items())))
+                tuple(sorted((k, hashable(v)) for k, v in self.vars.items())))
 
 
 def _copied(v: Any) -> Any:
@@ -490,13 +490,14 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _hashable(v: Any) -> Any:
+def hashable(v: Any) -> Any:
+    """A hashable form of a game-state value (lists become tuples, sets frozensets, dicts sorted pairs)."""
     if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
+        return tuple(hashable(x) for x in v)
     if isinstance(v, (set, frozenset)):
         return frozenset(v)
     if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
     return v
 
 

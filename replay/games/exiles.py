@@ -346,3 +346,9 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.refuse_others("redeal", "ex-12")
     return Setup(layout=layout, book=book, max_passes=options["passes"], options=options,
                  vars={"chain": None, "_seen": [], "reversed": 0})
+
+
+#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the
+#: four ace and the four king foundations are each founded by whatever card of the kind comes
+#: first, and no rule looks at where a foundation lies.
+SEARCH = {"interchangeable_foundations": "by-base"}

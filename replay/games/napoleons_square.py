@@ -210,3 +210,47 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.refuse_others("move", "ns-1")
     book.refuse_others("deal", "ns-7")
     return Setup(layout=layout, book=book, max_passes=1, options=options)
+
+
+# ----------------------------------------------------------------------------- for the solver
+
+
+def a_card_nothing_can_marry_onto_is_safe_to_play(t: Table, m: Move) -> bool:
+    """A card X to a foundation is safe when nothing could ever be married onto it in the square.
+
+    Only a card one rank lower (of X's suit when marriages are in suit, of any suit otherwise)
+    goes onto X in the square.  When every copy of those cards is on the foundations, X in the
+    square can only be moved about and at last played; no other move needs it, a space or a
+    talon card it uncovers is only gained, and the other foundation of its suit already holds
+    its rank or stands at the same card (the foundations are interchangeable).  So any winning
+    line from here can be rewritten to play X now.  Aces are always safe.
+    """
+    roles = t.game.roles
+    if m.dst < 0 or roles[m.dst] != FOUNDATION or roles[m.src] not in (TABLEAU, WASTE):
+        return False
+    card = t.piles[m.src][-1]
+    rank = C.rank_of(card)
+    if rank == 0:
+        return True
+    suits = (C.suit_of(card),) if t.game.options["in_suit"] else range(4)
+    for suit in suits:
+        copies = 0
+        for f in t.game.foundations:
+            p = t.piles[f]
+            if p and C.suit_of(p[0]) == suit and C.rank_of(p[-1]) >= rank - 1:
+                copies += 1
+        if copies < C.PACKS:
+            return False
+    return True
+
+
+#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the
+#: twelve packets have no position the rules look at (any packet marries onto any other, any space
+#: takes the same cards), the eight ace foundations are alike, and the round counter is only asked
+#: "has the square been dealt?".
+SEARCH = {
+    "interchangeable_tableau": True,
+    "interchangeable_foundations": "all",
+    "rounds_matter_up_to": 1,
+    "safe_move": a_card_nothing_can_marry_onto_is_safe_to_play,
+}

@@ -51,15 +51,6 @@ def new_log(game: Game, deck: list[int], moves: Iterable[dict[str, Any]] = (), r
     return log
 
 
-def copy_table(t: Table) -> Table:
-    """A copy of ``t`` sharing nothing with it.
-
-    :meth:`Table.copy` copies ``vars`` shallowly, so a list kept there (the exiles game's
-    ``_seen``) would be shared and a trial move on the copy would change the original.
-    """
-    c = t.copy()
-    c.vars = {k: (type(v)(v) if isinstance(v, (list, dict, set)) else v) for k, v in t.vars.items()}
-    return c
 
 
 def _progress(game: Game, m: Move) -> bool:
@@ -102,7 +93,7 @@ def play(game: Game, deck: list[int], seed: int, max_moves: int = 2000, eager: f
             if _progress(game, m):
                 chosen = m
                 break
-            after = copy_table(t)
+            after = t.copy()
             after.push(m)
             if after.key() not in seen:
                 chosen = m

@@ -27,7 +27,6 @@ from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveM
 from replay.engine.game import Game, Move, Table
 from replay.log.describe import clause_text, held
 from replay.log.locate import as_written, format_path, locate
-from replay.log.play import copy_table
 from replay.log.models import MAX_BYTES, MAX_DEPTH, MAX_MOVES, MOVE_MODELS, MOVE_TYPES, GameLog
 from replay.log.report import Problem, Report
 
@@ -451,7 +450,7 @@ def _carry_out(t: Table, m: Move, code: str) -> tuple[Table, bool]:
     if code == "card-mismatch":
         t.push(m)
         return t, True
-    trial = copy_table(t)
+    trial = t.copy()
     try:
         if m.src >= 0 and len(trial.piles[m.src]) < m.count:
             return t, False

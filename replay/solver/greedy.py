@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from replay.engine.game import Game, Move, Table
 from replay.engine.layout import FOUNDATION, STOCK
 from replay.engine.layout import WASTE
-from replay.solver.search import copy_table, frees_a_card, position_key
+from replay.solver.search import frees_a_card, position_key
 
 MAX_MOVES = 5000
 
@@ -65,7 +65,7 @@ def play_greedy(game: Game, deck: list[int] | None = None, table: Table | None =
         if deck is None:
             raise ValueError("play_greedy() needs a deck or a table")
         table = game.new_table(deck)
-    t = copy_table(table)
+    t = table.copy()
     key = position_key(game)
     seen = {key(t)}
     line: list[Move] = []
@@ -78,7 +78,7 @@ def play_greedy(game: Game, deck: list[int] | None = None, table: Table | None =
             c = _class(game, t, m)
             if c == 9 or (best is not None and min(c, 2) >= best[0]):
                 continue
-            after = copy_table(t)
+            after = t.copy()
             after.push(m)
             if c == 5:
                 if not frees_a_card(game, after, m.src):

@@ -22,9 +22,8 @@ FORMAT = "replay-log/1"
 
 def steps_from(game: Game, table: Table, moves: Iterable[Move]) -> list[dict[str, Any]]:
     """Log entries of ``moves`` played on (a copy of) ``table``, each naming the card it moves."""
-    from replay.solver.search import copy_table
 
-    t = copy_table(table)
+    t = table.copy()
     out = []
     for m in moves:
         out.append(step_of(game, m, t))

@@ -19,7 +19,7 @@ with :meth:`~replay.engine.game.Table.push`.  What it adds is search:
   group of containers alike, positions that differ only by a permutation of the
   group share one key, and of several moves into empty members of the group
   only the first is tried.
-* **Safe moves** (sound, per game, see :func:`ns_safe_foundation`): a move that
+* **Safe moves** (sound, per game, a game's ``SEARCH['safe_move']``, e.g. Napoleon's Square's): a move that
   provably loses nothing is made as the only child of its position.
 
 The result is ``won`` (with the line), ``unwinnable`` (the search ran to the end:
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from replay.engine import cards as C
-from replay.engine.game import Game, Move, Table
+from replay.engine.game import Game, Move, Table, hashable
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE
 
 WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
@@ -72,11 +72,12 @@ class Result:
     stopped_by: str | None = None  #: "nodes" or "seconds" when a budget ran out
     positions: int = 0  #: distinct positions recorded
     reductions: tuple[str, ...] = ()  #: the sound reductions this game's search used
+    best_home: int = 0  #: the most cards on the foundations in any position the search reached
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by,
-                "reductions": list(self.reductions)}
+                "reductions": list(self.reductions), "best_home": self.best_home}
 
 
 # ----------------------------------------------------------------------------- per-game knowledge
@@ -101,84 +102,50 @@ class Profile:
 
 
 def profile_for(game: Game) -> Profile:
-    """What is provably safe to reduce in ``game`` (see the module docs and docs/stats.md)."""
-    if game.id == "napoleons-square":
-        # ns: twelve packets with no position in the rules (any packet marries onto any other, any
-        # space takes the same cards) and eight ace foundations alike; the round counter is only
-        # asked "has the square been dealt?".
-        return Profile(
-            same_tableau=tuple(game.by_role.get(TABLEAU, ())),
-            same_foundations=(tuple(game.foundations),),
-            rounds_cap=1,
-            safe=ns_safe_foundation,
-            notes=("packets interchangeable", "foundations interchangeable", "safe foundation moves"),
-        )
-    if game.id == "exiles":
-        # exiles: the four ace and the four king foundations are each founded by whatever card of
-        # the kind comes first, and no rule looks at where a foundation lies.
+    """What is provably safe to reduce in ``game``: read from its module's ``SEARCH`` data.
+
+    A game module may declare ``SEARCH``, a dict of what its rules make sound (the solver
+    itself names no game): ``interchangeable_tableau`` (bool: the tableau piles have no
+    position the rules look at), ``interchangeable_foundations`` (``"all"``, or ``"by-base"``:
+    those founded on the same rank), ``rounds_matter_up_to`` (int) and ``safe_move`` (a
+    function ``(table, move) -> bool`` whose docstring gives the proof).  No ``SEARCH``: no
+    reductions.
+    """
+    from replay.games.catalog import module
+
+    hints = getattr(module(game.id), "SEARCH", None) or {}
+    unknown = set(hints) - {"interchangeable_tableau", "interchangeable_foundations", "rounds_matter_up_to",
+                            "safe_move"}
+    if unknown:
+        raise ValueError(f"{game.id}: unknown SEARCH hints {sorted(unknown)}")
+    notes = []
+    same_tableau: tuple[int, ...] = ()
+    if hints.get("interchangeable_tableau"):
+        same_tableau = tuple(game.by_role.get(TABLEAU, ()))
+        notes.append("tableau piles interchangeable")
+    same_foundations: tuple[tuple[int, ...], ...] = ()
+    kind = hints.get("interchangeable_foundations")
+    if kind == "all":
+        same_foundations = (tuple(game.foundations),)
+        notes.append("foundations interchangeable")
+    elif kind == "by-base":
         groups: dict[int, list[int]] = {}
         for f in game.foundations:
             groups.setdefault(game.fbase[f], []).append(f)
-        return Profile(same_foundations=tuple(tuple(g) for g in groups.values()),
-                       notes=("foundations of a kind interchangeable",))
-    return Profile()
-
-
-def ns_safe_foundation(t: Table, m: Move) -> bool:
-    """Napoleon's Square: a card X to a foundation is safe when nothing could ever be married onto it.
-
-    Only a card one rank lower (of X's suit when marriages are in suit, of any suit otherwise)
-    goes onto X in the square.  When every copy of those cards is on the foundations, X in the
-    square can only be moved about and at last played; no other move needs it, a space or a
-    talon card it uncovers is only gained, and the other foundation of its suit already holds
-    its rank or stands at the same card (the foundations are interchangeable).  So any winning
-    line from here can be rewritten to play X now.  Aces are always safe.
-    """
-    if m.dst < 0 or t.game.roles[m.dst] != FOUNDATION or t.game.roles[m.src] not in (TABLEAU, WASTE):
-        return False
-    card = t.piles[m.src][-1]
-    rank = card >> 2
-    if rank == 0:
-        return True
-    suits = (card & 3,) if t.game.rulings.get("marriage-suit") == "in-suit" else (0, 1, 2, 3)
-    need = rank - 1
-    for s in suits:
-        copies = 0
-        for f in t.game.foundations:
-            p = t.piles[f]
-            if p and (p[0] & 3) == s and (p[-1] >> 2) >= need:
-                copies += 1
-        if copies < C.PACKS:
-            return False
-    return True
+        same_foundations = tuple(tuple(g) for g in groups.values())
+        notes.append("foundations of a kind interchangeable")
+    elif kind is not None:
+        raise ValueError(f"{game.id}: interchangeable_foundations must be 'all' or 'by-base', not {kind!r}")
+    safe = hints.get("safe_move")
+    if safe is not None:
+        notes.append(f"safe moves ({safe.__name__})")
+    return Profile(same_tableau=same_tableau, same_foundations=same_foundations,
+                   rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes))
 
 
 # ----------------------------------------------------------------------------- copies and keys
 
 
-def copy_table(t: Table) -> Table:
-    """A copy of ``t`` sharing nothing with it.
-
-    :meth:`Table.copy` copies ``vars`` shallowly; a game that keeps a list there and changes
-    it in place (the exiles chain's ``_seen``) would otherwise change the parent position too.
-    """
-    c = t.copy()
-    if c.vars:
-        for k, v in c.vars.items():
-            if isinstance(v, (list, dict, set)):
-                c.vars[k] = type(v)(v)
-    return c
-
-
-
-def _hashable(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, (set, frozenset)):
-        return frozenset(v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
-    return v
 
 
 def position_key(game: Game, profile: Profile | None = None) -> Callable[[Table], tuple]:
@@ -208,7 +175,7 @@ def position_key(game: Game, profile: Profile | None = None) -> Callable[[Table]
             parts.append(b"\xfe".join(sorted(bytes((fsuit[f] + 1,)) + bytes(piles[f]) for f in g)))
         rounds = t.rounds if cap is None else min(t.rounds, cap)
         return (sep.join(parts), bytes(fsuit[f] + 1 for f in fixed_found), t.passes, rounds,
-                _hashable(t.vars) if t.vars else ())
+                hashable(t.vars) if t.vars else ())
 
     return key
 
@@ -286,12 +253,12 @@ def ordered_moves(game: Game, t: Table, profile: Profile) -> list[tuple[Move, Ta
     if profile.safe is not None:
         for m in moves:
             if profile.safe(t, m):
-                child = copy_table(t)
+                child = t.copy()
                 child.push(m)
                 return [(m, child)]
     out = []
     for m in moves:
-        child = copy_table(t)
+        child = t.copy()
         child.push(m)
         out.append((move_class(game, t, m, child), m, child))
     out.sort(key=lambda x: x[0])  # stable: ties keep the engine's order
@@ -318,9 +285,10 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     profile = profile_for(game) if profile is None else profile
     key = position_key(game, profile)
     start = time.perf_counter()
-    root = copy_table(table)
+    root = table.copy()
     if root.is_won():
-        return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes)
+        return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes,
+                      best_home=sum(len(root.piles[f]) for f in game.foundations))
     seen = {key(root)}
     max_nodes = budget.nodes
     deadline = start + budget.seconds if budget.seconds is not None else None
@@ -328,6 +296,8 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     line: list[Move] = []
     nodes = 1
     stopped = None
+    found = game.foundations
+    best = sum(len(root.piles[f]) for f in found)
     while stack:
         frame = stack[-1]
         if frame.next >= len(frame.moves):
@@ -341,10 +311,13 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         if k in seen:
             continue
         seen.add(k)
+        home = sum(len(child.piles[f]) for f in found)
+        if home > best:
+            best = home
         if child.is_won():
             line.append(m)
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
-                          reductions=profile.notes)
+                          reductions=profile.notes, best_home=best)
         if max_nodes is not None and nodes >= max_nodes:
             stopped = "nodes"
             break
@@ -355,7 +328,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         stack.append(_Frame(child, ordered_moves(game, child, profile)))
         line.append(m)
     status = UNKNOWN if stopped else UNWINNABLE
-    return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes)
+    return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best)
 
 
 def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
@@ -367,4 +340,4 @@ def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
 
 
 __all__ = ["Budget", "Result", "Profile", "solve", "profile_for", "position_key", "ordered_moves",
-           "replay_line", "WON", "UNWINNABLE", "UNKNOWN", "STATUSES", "DEFAULT_NODES", "ns_safe_foundation"]
+           "replay_line", "WON", "UNWINNABLE", "UNKNOWN", "STATUSES", "DEFAULT_NODES"]
