@@ -128,6 +128,9 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     text = page.read_text()
     assert "replay stats --table (test)" in text and data["version"] in text
     assert "| Exiles (text 003) | base | 3 |" in text and "`redeals`" in text and "9 in 10" in text
+    assert data["forms"][1]["reductions"] and "safe moves" in text and "Cards home" in text
+    if data["forms"][1]["solver"]["won"] == 0:  # Napoleon's Square at 300 nodes: none won, so how far it got
+        assert "Napoleon's Square, base: the solver's best position holds" in text
     one_line_error(run("stats", "--page", str(tmp_path / "nope.json")), 2)
 
 

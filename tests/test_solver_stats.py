@@ -64,7 +64,8 @@ def test_paired_difference_of_identical_results_is_zero_and_symmetric():
 
 def test_summaries_and_pairing_from_per_deal_results():
     rows = [{"seed": s, "status": st, "moves": 100 if st == "won" else 0, "nodes": 10, "seconds": 0.1,
-             "greedy_won": st == "won" and s % 2 == 0, "greedy_moves": 50, "greedy_seconds": 0.01}
+             "greedy_won": st == "won" and s % 2 == 0, "greedy_moves": 50, "greedy_seconds": 0.01,
+             "home": 104 if st == "won" else 40 + s, "greedy_home": 30 + s}
             for s, st in enumerate(["won", "unknown", "unwinnable", "won", "unknown"])]
     s = summarize(rows)
     assert s["deals"] == 5 and s["seeds"] == [0, 4]
@@ -73,6 +74,8 @@ def test_summaries_and_pairing_from_per_deal_results():
     assert so["results"] == "W?XW?" and so["win_rate"] == 0.4 and so["win_rate_at_most"] == 0.8
     assert so["mean_moves_won"] == 100 and so["win_ci"] == list(wilson(2, 5))
     assert s["greedy"]["results"] == "10000" and s["greedy"]["won"] == 1
+    assert (so["mean_home"], so["max_home"]) == ((104 + 41 + 42 + 104 + 44) / 5, 104)
+    assert (s["greedy"]["mean_home"], s["greedy"]["max_home"]) == (32, 34)
     p = paired("WW?X?", "W??XW")
     assert (p["both"], p["reading_only"], p["default_only"], p["neither"]) == (1, 1, 1, 2)
     assert p["difference"] == 0

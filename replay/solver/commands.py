@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
         ruling_deals: int = typer.Option(200, "--ruling-deals", help="(--table) Deals per ruling reading."),
         seed: int = typer.Option(1, "--seed", "-s", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores)."),
-        nodes: Optional[int] = typer.Option(3000, "--nodes", help="Solver budget per deal: positions (0: none)."),
+        nodes: Optional[int] = typer.Option(2000, "--nodes", help="Solver budget per deal: positions (0: none)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", help="Solver budget per deal: seconds."),
         no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),

@@ -94,7 +94,8 @@ class Form:
 
 
 @lru_cache(maxsize=64)
-def _game(form: Form):
+def game_of(form: Form):
+    """The game instance of a form (cached per process)."""
     from replay.games.catalog import create
 
     return create(form.game, form.variants, dict(form.rulings))
@@ -105,15 +106,16 @@ def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, g
     from replay.solver.greedy import play_greedy
     from replay.solver.search import Budget, solve
 
-    game = _game(form)
+    game = game_of(form)
     deck = game.deck_from_seed(seed)
     r = solve(game, deck=deck, budget=Budget(nodes=nodes, seconds=seconds))
     out: dict[str, Any] = {"seed": seed, "status": r.status, "moves": len(r.line), "nodes": r.nodes,
-                           "seconds": r.seconds}
+                           "seconds": r.seconds, "home": r.best_home}
     if greedy:
         t0 = time.perf_counter()
         g = play_greedy(game, deck)
-        out.update(greedy_won=g.won, greedy_moves=len(g.line), greedy_seconds=time.perf_counter() - t0)
+        out.update(greedy_won=g.won, greedy_moves=len(g.line), greedy_seconds=time.perf_counter() - t0,
+                   greedy_home=sum(len(g.table.piles[f]) for f in game.foundations))
     return out
 
 
@@ -171,6 +173,7 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "mean_nodes": sum(r["nodes"] for r in rows) / n if n else 0.0,
             "seconds": sum(r["seconds"] for r in rows),
             "results": "".join(CODE[r["status"]] for r in rows),
+            **_home(rows, "home"),
         },
     }
     if rows and "greedy_won" in rows[0]:
@@ -181,9 +184,18 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "mean_moves": sum(r["greedy_moves"] for r in rows) / n,
             "seconds": sum(r["greedy_seconds"] for r in rows),
             "results": "".join("1" if r["greedy_won"] else "0" for r in rows),
+            **_home(rows, "greedy_home"),
         }
     out["seeds"] = [rows[0]["seed"], rows[-1]["seed"]] if rows else []
     return out
+
+
+def _home(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """How far play got: cards on the foundations (the solver: the most in any position it reached)."""
+    if not rows or key not in rows[0]:
+        return {}
+    vals = [r[key] for r in rows]
+    return {"mean_home": sum(vals) / len(vals), "max_home": max(vals)}
 
 
 def paired(reading: str, default: str) -> dict[str, Any]:

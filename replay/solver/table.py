@@ -104,6 +104,12 @@ def ci(v: list[float] | tuple[float, float], digits: int = 1) -> str:
     return f"[{100 * v[0]:.{digits}f}, {100 * v[1]:.{digits}f}]"
 
 
+def home(so: dict[str, Any], gr: dict[str, Any] | None) -> str:
+    """Mean cards on the foundations at the end: the solver's best position / the greedy player's last."""
+    parts = [f"{x['mean_home']:.1f}" if x and "mean_home" in x else "–" for x in (so, gr)]
+    return " / ".join(parts)
+
+
 def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None) -> None:
     """Print summaries as a rich table on stdout."""
     from rich.console import Console
@@ -111,7 +117,7 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
 
     t = RichTable(title="Win rates (95% Wilson intervals)")
     for col in ("form", "deals", "solver won", "unwinnable", "unknown", "greedy won", "moves (solver/greedy)",
-                "time"):
+                "cards home (solver best/greedy)", "time"):
         t.add_column(col)
     for label, s in rows:
         so, gr = s["solver"], s.get("greedy")
@@ -119,7 +125,7 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
         moves += f" / {gr['mean_moves']:.0f}" if gr else ""
         t.add_row(label, str(s["deals"]), f"{pct(so['win_rate'])} {ci(so['win_ci'])}", pct(so["unwinnable_share"]),
                   pct(so["unknown_share"]), f"{pct(gr['win_rate'])} {ci(gr['win_ci'])}" if gr else "–", moves,
-                  f"{so['seconds'] + (gr['seconds'] if gr else 0):.1f} s")
+                  home(so, gr), f"{so['seconds'] + (gr['seconds'] if gr else 0):.1f} s")
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)
@@ -164,10 +170,13 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
         by_form.setdefault(f, []).append(r)
     summaries = {f: summarize(rows) for f, rows in by_form.items()}
 
+    from replay.solver.search import profile_for
+    from replay.solver.stats import game_of
+
     form_rows = []
     for f in base:
         s = summaries[f]
-        form_rows.append({**f.as_dict(), "label": f.label, **s})
+        form_rows.append({**f.as_dict(), "label": f.label, **s, "reductions": list(profile_for(game_of(f)).notes)})
     ruling_rows = []
     for f, default, name, reading, dflt in rulings:
         s = summarize(by_form[f][:ruling_deals])
