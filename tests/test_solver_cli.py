@@ -39,6 +39,16 @@ def test_solve_a_seed_writes_a_complete_valid_won_log(tmp_path):
     assert log["meta"]["source"] == f"replay solve, seed {WON_SEED}"
 
 
+def test_solve_takes_a_game_id_in_place_of_a_log(tmp_path):
+    out = tmp_path / "won.json"
+    r = run("solve", "exiles", "--seed", str(WON_SEED), "--nodes", "5000", "--out", str(out))
+    assert r.exit_code == 0 and r.stderr.startswith("won in "), r.output
+    assert check_file(str(out)).outcome == "won"
+    r = run("solve", "no-such-game", "--seed", "1")
+    one_line_error(r, 2)
+    assert "no such log file, and not a game ID" in r.stderr and "exiles" in r.stderr
+
+
 def test_solve_continues_a_log_and_prints_it(tmp_path):
     deal = run("deal", "exiles", "--seed", str(WON_SEED))
     assert deal.exit_code == 0
@@ -81,7 +91,7 @@ def test_solve_rejects_a_broken_log_in_one_line(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "replay-log/1", "game": "exiles"')
     one_line_error(run("solve", str(bad)), 1)
-    one_line_error(run("solve", str(tmp_path / "missing.json")), 1)
+    one_line_error(run("solve", str(tmp_path / "missing.json")), 2)  # an I/O error, as in replay validate
     illegal = tmp_path / "illegal.json"
     deal = json.loads(run("deal", "exiles", "--seed", "2").stdout)
     deal["moves"] = [{"type": "redeal"}]

@@ -43,7 +43,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("solve")
     def solve_cmd(
-        log: Optional[Path] = typer.Argument(None, help="A log (a deal, with or without moves) to continue."),
+        log: Optional[Path] = typer.Argument(
+            None, help="A log (a deal, with or without moves) to continue, or a game ID (with --seed)."),
         game: Optional[str] = typer.Option(None, "--game", "-g", help="Game ID (with --seed, instead of a log)."),
         seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Deal of game.deck_from_seed(SEED)."),
         variant: List[str] = typer.Option([], "--variant", "-v", help="A variant (repeatable; with --game)."),
@@ -67,6 +68,13 @@ def register(app: typer.Typer) -> None:
             _fail("--nodes must be 0 (no limit) or more")
         if seconds is not None and seconds <= 0:
             _fail("--seconds must be positive")
+        if log is not None and game is None and not log.exists():
+            from replay.games.catalog import MODULES
+
+            if str(log) in MODULES:  # `replay solve GAME --seed N`, as `replay stats GAME`
+                game, log = str(log), None
+            else:
+                _fail(f"{log}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
         if log is not None and (game or seed is not None or variant or ruling):
             _fail("give either a log or --game with --seed, not both")
         try:
