@@ -1,6 +1,6 @@
 """Benchmark of the solver: deals solved per second per game on one core, and the speed-up with two workers.
 
-    .venv/bin/python benchmarks/bench_solver.py [--deals 12] [--nodes 800] [--seed 1]
+    .venv/bin/python benchmarks/bench_solver.py [--deals 12] [--nodes 2000] [--seed 1]
 
 Each game is played in its base form on seeds SEED … SEED+DEALS-1 with the same node budget
 as the committed results table (so "solved" means: searched to a verdict or to the budget).
@@ -40,7 +40,7 @@ def bench(game: str, seeds: list[int], nodes: int, workers: int) -> tuple[float,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=12)
-    ap.add_argument("--nodes", type=int, default=800)
+    ap.add_argument("--nodes", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     args = ap.parse_args()
