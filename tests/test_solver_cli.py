@@ -132,6 +132,7 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     T.save(data, path)
     assert [r["label"] for r in data["forms"]] == ["exiles", "napoleons-square"]
     assert data["rulings"][0]["paired_solver"]["deals"] == 2 and "napoleon_modern" in data
+    assert data["rulings"][0]["paired_home_solver"]["deals"] == 2 and "mean_home" in data["rulings"][0]["solver"]
     page = tmp_path / "stats.md"
     r = run("stats", "--page", str(path), "--out", str(page))
     assert r.exit_code == 0, r.output

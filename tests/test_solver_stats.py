@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.solver.stats import newcombe_paired, newcombe_unpaired, paired, summarize, wilson
+from replay.solver.stats import newcombe_paired, newcombe_unpaired, paired, paired_mean, summarize, wilson
 
 
 @pytest.mark.parametrize("k, n, lo, hi", [
@@ -79,3 +79,39 @@ def test_summaries_and_pairing_from_per_deal_results():
     p = paired("WW?X?", "W??XW")
     assert (p["both"], p["reading_only"], p["default_only"], p["neither"]) == (1, 1, 1, 2)
     assert p["difference"] == 0
+
+
+def test_paired_mean_difference_of_cards_home():
+    h = paired_mean([50, 52, 54, 56], [40, 40, 40, 40, 99])  # the extra default deal is not paired
+    assert h["deals"] == 4 and h["difference"] == 13
+    half = 1.959963984540054 * (20 / 3 / 4) ** 0.5  # sample variance of 10, 12, 14, 16 is 20/3
+    assert h["ci"] == pytest.approx([13 - half, 13 + half])
+    assert paired_mean([7, 7], [7, 7])["ci"] == [0.0, 0.0] and paired_mean([], [])["deals"] == 0
+
+
+def test_the_committed_statistics_page_is_what_its_command_writes_from_the_committed_data():
+    """docs/stats.md names the command that wrote it; rendering its data files again gives the same page."""
+    import argparse
+    import shlex
+    from pathlib import Path
+
+    from replay.solver import table as T
+
+    root = Path(__file__).resolve().parents[1]
+    page = root / "docs" / "stats.md"
+    assert page.exists(), "docs/stats.md: the results page is committed (replay stats --page …)"
+    lines = page.read_text(encoding="utf-8").splitlines()
+    command = lines[lines.index("> ```") + 1].removeprefix("> ")
+    args = shlex.split(command)
+    assert args[:2] == ["replay", "stats"]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--page", required=True)
+    ap.add_argument("--compare")
+    ap.add_argument("--also", action="append", default=[])
+    ap.add_argument("--out", required=True)
+    opts = ap.parse_args(args[2:])
+    assert opts.out == "docs/stats.md"
+    data = T.load(root / opts.page)
+    text = T.render_page(data, [T.load_row(root / a) for a in opts.also],
+                         T.load(root / opts.compare) if opts.compare else None, command)
+    assert text == page.read_text(encoding="utf-8"), "docs/stats.md is stale: run " + command

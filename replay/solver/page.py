@@ -42,6 +42,16 @@ def _home(s: dict[str, Any], g: dict[str, Any] | None) -> str:
     return f"{a} / {b}"
 
 
+def _cards(h: dict[str, Any] | None) -> str:
+    if not h or not h.get("deals"):
+        return "–"
+    return f"{h['difference']:+.1f} ({h['ci'][0]:+.1f} to {h['ci'][1]:+.1f})"
+
+
+def _excludes_zero(h: dict[str, Any] | None) -> bool:
+    return bool(h and h.get("deals") and (h["ci"][0] > 0 or h["ci"][1] < 0))
+
+
 def _moves(x: float | None) -> str:
     return "–" if x is None else f"{x:.0f}"
 
@@ -162,8 +172,9 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
       "reading minus default, in percentage points.")
     w("")
     w("| Game | Ruling | Reading (default) | Form | Solver won: reading / default | Difference (95% CI) | "
-      "Unknown: reading / default | Greedy won: reading / default | Greedy difference (95% CI) |")
-    w("|---|---|---|---|--:|--:|--:|--:|--:|")
+      "Unknown: reading / default | Greedy won: reading / default | Greedy difference (95% CI) | "
+      "Cards home, reading − default: solver best / greedy (95% CI) |")
+    w("|---|---|---|---|--:|--:|--:|--:|--:|--:|")
     for r in rulings:
         s, d, p = r["solver"], r["default_row"]["solver"], r["paired_solver"]
         n = r["deals"]
@@ -174,7 +185,8 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           f"{_pts(p['difference'])} ({_pts(p['ci'][0])} to {_pts(p['ci'][1])}) | "
           f"{_pct(s['unknown_share'])} / {_pct(unk_d)} | "
           + (f"{_pct(g['win_rate'])} / {_pct(gd['win_rate'])} | {_pts(gp['difference'])} "
-             f"({_pts(gp['ci'][0])} to {_pts(gp['ci'][1])}) |" if g and gd and gp else "– | – |"))
+             f"({_pts(gp['ci'][0])} to {_pts(gp['ci'][1])}) |" if g and gd and gp else "– | – |")
+          + f" {_cards(r.get('paired_home_solver'))} / {_cards(r.get('paired_home_greedy'))} |")
     w("")
     shown = [r for r in rulings if r["paired_solver"]["ci"][0] > 0 or r["paired_solver"]["ci"][1] < 0]
     w("### Rulings that change the win rate")
@@ -205,11 +217,30 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
             w(f"* {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]}, `{r['ruling']}` = `{r['reading']}` "
               f"({_form_name(r)}): {_pct(a)} of the deals proven unwinnable, against {_pct(b)} under "
               f"`{r['default']}`.")
-    quiet = [r for r in rulings if r not in shown]
+    farther = [r for r in rulings if r not in shown and any(_excludes_zero(r.get(k))
+                                                            for k in ("paired_home_solver", "paired_home_greedy"))]
+    if farther:
+        w("")
+        w("Where the win rate does not move (mostly because neither reading is won within the budget), a reading "
+          "may still change how far play gets: the mean number of cards brought home on the same deals "
+          "(reading minus default, 95% interval; shown where the interval excludes zero):")
+        w("")
+        for r in farther:
+            parts = []
+            for key, who in (("paired_home_solver", "the solver's best position"),
+                             ("paired_home_greedy", "the greedy player")):
+                h = r.get(key)
+                if _excludes_zero(h):
+                    verb = "more" if h["difference"] > 0 else "fewer"
+                    parts.append(f"{who} brings {abs(h['difference']):.1f} cards {verb} home "
+                                 f"({h['ci'][0]:+.1f} to {h['ci'][1]:+.1f})")
+            w(f"* {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]}, `{r['ruling']}` = `{r['reading']}` "
+              f"({_form_name(r)}) against `{r['default']}`: " + "; ".join(parts) + ".")
+    quiet = [r for r in rulings if r not in shown and r not in farther]
     if quiet:
         w("")
-        w("For the other readings no difference is shown: either both readings are (nearly) never won within "
-          "the budget, or the interval includes zero. A reading that changes the *unknown* share changes how "
+        w("For the other readings no difference is shown at this budget: either both readings are (nearly) "
+          "never won within the budget, or the interval includes zero. A reading that changes the *unknown* share changes how "
           "hard the deals are to search even where the win rate stays at zero.")
     w("")
     extras = extras or []

@@ -198,6 +198,19 @@ def _home(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return {"mean_home": sum(vals) / len(vals), "max_home": max(vals)}
 
 
+def paired_mean(a: Sequence[float], b: Sequence[float], z: float = Z95) -> dict[str, Any]:
+    """Mean of the per-deal differences ``a - b`` over the same deals, with a normal 95% interval."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return {"deals": 0, "difference": 0.0, "ci": [0.0, 0.0]}
+    d = [x - y for x, y in zip(a[:n], b[:n])]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+    half = z * math.sqrt(var / n)
+    return {"deals": n, "difference": mean, "ci": [mean - half, mean + half],
+            "method": "mean of paired differences, normal interval"}
+
+
 def paired(reading: str, default: str) -> dict[str, Any]:
     """The paired difference (reading - default) of two per-deal win strings over the same seeds."""
     n = min(len(reading), len(default))
@@ -213,4 +226,5 @@ def paired(reading: str, default: str) -> dict[str, Any]:
 
 
 __all__ = ["wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
+           "paired_mean", "game_of",
            "Z95", "CODE", "DECODE"]

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from replay.solver.stats import Form, paired, run, summarize
+from replay.solver.stats import Form, paired, paired_mean, run, summarize
 
 DATA_FORMAT = "replay-stats/1"
 
@@ -179,15 +179,19 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
         form_rows.append({**f.as_dict(), "label": f.label, **s, "reductions": list(profile_for(game_of(f)).notes)})
     ruling_rows = []
     for f, default, name, reading, dflt in rulings:
-        s = summarize(by_form[f][:ruling_deals])
-        d = summarize(by_form[default][:ruling_deals])
+        rows_r, rows_d = by_form[f][:ruling_deals], by_form[default][:ruling_deals]
+        s, d = summarize(rows_r), summarize(rows_d)
         row = {**f.as_dict(), "label": f.label, "ruling": name, "reading": reading, "default": dflt, **s,
                "default_row": {"solver": {k: d["solver"][k] for k in ("won", "win_rate", "win_ci", "unwinnable",
-                                                                     "unknown", "results")}},
-               "paired_solver": paired(s["solver"]["results"], d["solver"]["results"])}
+                                                                     "unknown", "results", "mean_home")}},
+               "paired_solver": paired(s["solver"]["results"], d["solver"]["results"]),
+               "paired_home_solver": paired_mean([r["home"] for r in rows_r], [r["home"] for r in rows_d])}
         if "greedy" in s:
-            row["default_row"]["greedy"] = {k: d["greedy"][k] for k in ("won", "win_rate", "win_ci", "results")}
+            row["default_row"]["greedy"] = {k: d["greedy"][k] for k in ("won", "win_rate", "win_ci", "results",
+                                                                        "mean_home")}
             row["paired_greedy"] = paired(s["greedy"]["results"], d["greedy"]["results"])
+            row["paired_home_greedy"] = paired_mean([r["greedy_home"] for r in rows_r],
+                                                    [r["greedy_home"] for r in rows_d])
         ruling_rows.append(row)
     extra = {}
     if modern:
