@@ -6,7 +6,7 @@ These helpers name no clause; a game's rule functions call them and cite their o
 from __future__ import annotations
 
 from replay.engine import cards as C
-from replay.engine.game import Table
+from replay.engine.game import Move, Table
 
 
 def fits_foundation(t: Table, f: int, card: int) -> bool:
@@ -76,3 +76,37 @@ def gather(t: Table, order: tuple[int, ...], bottom_first: bool) -> None:
 
 def stock_empty(t: Table) -> bool:
     return not t.piles[t.game.stock]
+
+
+# ----------------------------------------------------------------------------- reasons shared by games
+# Each returns None when the move is allowed, else the reason (or ``(clause, reason)`` with the
+# clause the caller passed): the game's own rule function cites the text.
+
+
+def deck_not_dealt_out(t: Table) -> str | None:
+    """A deal needs cards in the stock."""
+    return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
+
+
+def other_moves_come_first(t: Table, m: Move, gather_clause: str,
+                           gathering: str = "next deal") -> str | tuple[str, str] | None:
+    """(a when-stuck reading) No deal or gathering while another move is possible.
+
+    A refused gathering cites ``gather_clause``; ``gathering`` names what is refused in its reason.
+    """
+    if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
+        why = "a move is still possible; under this ruling every possible move comes before the next deal"
+        return (gather_clause, why.replace("next deal", gathering)) if m.type == "redeal" else why
+    return None
+
+
+def gathering_allowed(t: Table, passes: int, limit_clause: str, limit: str) -> str | tuple[str, str] | None:
+    """The piles are gathered only once the stock is empty, and only ``passes`` passes are played.
+
+    A pass too many cites ``limit_clause`` with the reason ``limit``.
+    """
+    if not stock_empty(t):
+        return "the deck is not yet dealt out"
+    if t.passes >= passes:
+        return (limit_clause, limit)
+    return None

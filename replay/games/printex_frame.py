@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import deal_round, fits_foundation, gather, next_any_suit, next_in_suit, stock_empty
+from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
+                                  next_any_suit, next_in_suit, other_moves_come_first, stock_empty)
 from replay.engine.game import Move, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -68,26 +69,19 @@ def deal_sixteen_on_the_same_positions(t: Table, m: Move) -> None:
 @rule("pf-18", table_wide=True)
 def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
     """We deal "to the end of the deck": no deal from an empty stock."""
-    return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
+    return deck_not_dealt_out(t)
 
 
 @rule("pf-15", "pf-19", table_wide=True)
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
-    if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
-        why = "a move is still possible; under this ruling every possible move comes before the next deal"
-        return ("pf-19", why) if m.type == "redeal" else why
-    return None
+    return other_moves_come_first(t, m, "pf-19")
 
 
 @rule("pf-19", "pf-20", table_wide=True)
 def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
     """The piles are gathered after all cards are dealt, and the deck is laid out three times at most."""
-    if not stock_empty(t):
-        return "the deck is not yet dealt out"
-    if t.passes >= PASSES:
-        return ("pf-20", "three layouts of the deck are all the game allows")
-    return None
+    return gathering_allowed(t, PASSES, "pf-20", "three layouts of the deck are all the game allows")
 
 
 @procedure("pf-19")

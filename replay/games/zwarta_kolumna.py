@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import deal_round, fits_foundation, gather, next_in_suit, stock_empty
+from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
+                                  next_in_suit, other_moves_come_first, stock_empty)
 from replay.engine.game import Move, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -77,26 +78,19 @@ def deal_twelve_in_the_order_of_the_figure(t: Table, m: Move) -> None:
 @rule("zk-13", table_wide=True)
 def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
     """We deal twelve at a time "to the end of the deck"."""
-    return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"
+    return deck_not_dealt_out(t)
 
 
 @rule("zk-10", "zk-11", "zk-15", table_wide=True)
 def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
     """(ruling deal-timing = when-stuck) The next deal, or the gathering (zk-15), comes after all possible moves."""
-    if t.game.any_legal(t, exclude=frozenset({"deal", "redeal"})):
-        why = "a move is still possible; under this ruling every possible move comes before the next deal"
-        return ("zk-15", why.replace("next deal", "gathering")) if m.type == "redeal" else why
-    return None
+    return other_moves_come_first(t, m, "zk-15", gathering="gathering")
 
 
 @rule("zk-15", "zk-16", table_wide=True)
 def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
     """The piles are gathered after the deck is dealt out; it is laid out three times at most."""
-    if not stock_empty(t):
-        return "the deck is not yet dealt out"
-    if t.passes >= PASSES:
-        return ("zk-16", "three layouts of the deck are all the game allows")
-    return None
+    return gathering_allowed(t, PASSES, "zk-16", "three layouts of the deck are all the game allows")
 
 
 @procedure("zk-15")
