@@ -83,6 +83,15 @@ def stock_empty(t: Table) -> bool:
 # clause the caller passed): the game's own rule function cites the text.
 
 
+def top_card_only(t: Table, m: Move, what: str = "the top card of a pile is playable") -> str | None:
+    """A move takes one card, the top one, from a pile that has cards."""
+    if not t.piles[m.src]:
+        return f"{t.name(m.src)} is empty"
+    if m.count != 1:
+        return f"only {what}: cards move one at a time"
+    return None
+
+
 def deck_not_dealt_out(t: Table) -> str | None:
     """A deal needs cards in the stock."""
     return None if t.piles[t.game.stock] else "the deck is dealt out; gather the piles (redeal)"

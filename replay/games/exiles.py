@@ -19,7 +19,7 @@ from typing import Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import fits_foundation, gather, stock_empty
+from replay.engine.common import fits_foundation, gather, stock_empty, top_card_only
 from replay.engine.game import Move, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -110,11 +110,7 @@ def take_up_the_packets_in_order(t: Table, m: Move) -> None:
 @rule("ex-6")
 def only_top_cards_are_played(t: Table, m: Move) -> str | None:
     """Only the top card of a packet (the lost rule I) or of the exiles can be played."""
-    if not t.piles[m.src]:
-        return f"{t.name(m.src)} is empty"
-    if m.count != 1:
-        return "only the top card moves: cards move one at a time"
-    return None
+    return top_card_only(t, m, "the top card moves")
 
 
 @rule("ex-6", "ex-13")

@@ -16,7 +16,8 @@ from __future__ import annotations
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
-                                  next_any_suit, next_in_suit, other_moves_come_first, stock_empty)
+                                  next_any_suit, next_in_suit, other_moves_come_first, stock_empty,
+                                  top_card_only)
 from replay.engine.game import Move, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -96,11 +97,7 @@ def gather_in_dealing_order_without_shuffling(t: Table, m: Move) -> None:
 @rule("pf-7", "pf-17")
 def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes."""
-    if not t.piles[m.src]:
-        return f"{t.name(m.src)} is empty"
-    if m.count != 1:
-        return "only the top card of a pile is playable: cards move one at a time"
-    return None
+    return top_card_only(t, m)
 
 
 @rule("pf-4", "pf-16")

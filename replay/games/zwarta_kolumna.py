@@ -18,7 +18,8 @@ from __future__ import annotations
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
-                                  next_in_suit, other_moves_come_first, stock_empty)
+                                  next_in_suit, other_moves_come_first, stock_empty,
+                                  top_card_only)
 from replay.engine.game import Move, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -105,11 +106,7 @@ def gather_from_pile_1_to_pile_12(t: Table, m: Move) -> None:
 @rule("zk-12")
 def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """When the top card of a pile is moved, the one beneath may be moved too."""
-    if not t.piles[m.src]:
-        return f"{t.name(m.src)} is empty"
-    if m.count != 1:
-        return "only the top card of a pile is playable: cards move one at a time"
-    return None
+    return top_card_only(t, m)
 
 
 @rule("zk-5", "zk-3")
