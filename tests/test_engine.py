@@ -55,6 +55,15 @@ def test_layout_geometry_is_computed_from_the_grid():
         lay.index("p121")
 
 
+def test_unknown_names_say_what_is_known():
+    with pytest.raises(UnknownName, match=r"unknown variant of exiles 'gothic' \(there are none\)"):
+        create("exiles", ["gothic"])
+    with pytest.raises(UnknownName, match="did you mean 'chaldejski'"):
+        create("zwarta-kolumna", ["chaldejsky"])
+    with pytest.raises(UnknownName, match=r"\(known: fill-from-any-pile, chaldejski"):
+        create("zwarta-kolumna", ["xyz"])
+
+
 def test_snapshot_is_plain_json_and_lists_every_container():
     g = create("exiles")
     t = g.new_table(g.deck_from_seed(9))

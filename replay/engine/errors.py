@@ -59,6 +59,8 @@ class UnknownName(ReplayError):
             msg += f"; did you mean {close[0]!r}?"
         elif known and len(known) <= 16:
             msg += f" (known: {', '.join(known)})"
+        elif not known:
+            msg += " (there are none)"
         super().__init__(msg)
         self.kind, self.value, self.known = kind, value, known
 
