@@ -225,13 +225,20 @@ def follow_the_chain(t: Table, m: Move) -> None:
 
 def _position(t: Table, packets: tuple[int, ...], travel: tuple[int, int] | None = None) -> int:
     """Hash of the packets, or of the packets after the top card of ``travel[0]`` goes under ``travel[1]``."""
-    piles = {p: t.piles[p] for p in packets}
-    if travel is not None:
-        src, dst = travel
-        card = piles[src][-1]
-        piles[src] = piles[src][:-1]
-        piles[dst] = [card] + piles[dst]
-    return hash(tuple(tuple(piles[p]) for p in packets))
+    piles = t.piles
+    if travel is None:
+        return hash(tuple(tuple(piles[p]) for p in packets))
+    src, dst = travel
+    card = piles[src][-1]
+    out = []
+    for p in packets:
+        pile = tuple(piles[p])
+        if p == src:
+            pile = pile[:-1]
+        if p == dst:
+            pile = (card,) + pile
+        out.append(pile)
+    return hash(tuple(out))
 
 
 @effect("ex-11")
