@@ -82,3 +82,44 @@ def test_a_copied_table_shares_no_state_with_the_original():
     c.vars["_seen"].append(456)
     c.piles[0].append(1)
     assert t.vars["_seen"] == [123] and t.piles[0] == [] and c.vars["_seen"] == [123, 456]
+
+
+@pytest.mark.parametrize("game_id, variants", [("printex-frame", ()), ("printex-frame", ("cztery-katy",)),
+                                               ("zwarta-kolumna", ()), ("zwarta-kolumna", ("fill-from-any-pile",)),
+                                               ("exiles", ()), ("napoleons-square", ())])
+def test_rules_declared_table_wide_or_per_source_keep_their_word(game_id, variants):
+    """A table-wide rule gives one verdict for every move of a type; a per-source rule one for every
+    target of a source and count (the legal-move search asks them once and trusts that)."""
+    import random
+
+    from replay.engine.game import Move
+
+    g = create(game_id, variants)
+    n = len(g.roles)
+    rules = {r for r, _ in g._first} | {r for e in g._entries.values() for r in e.rules}
+    wide = [r for r in rules if getattr(r, "table_wide", False)]
+    by_src = [r for r in rules if getattr(r, "per_source", False)]
+    assert by_src, "every game declares its top-card rule per source"
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        t = g.new_table(g.deck_from_seed(seed))
+        for _ in range(60):
+            for mtype in g.book.types:
+                for r in wide:
+                    verdicts = {bool(r(t, Move(mtype, s, d))) for s in range(n) for d in range(n)
+                                if s != d and t.piles[s]}
+                    assert len(verdicts) <= 1, (r.__name__, mtype)
+                for r in by_src:
+                    for s in range(n):
+                        if not t.piles[s]:
+                            continue
+                        for count in (1, 2):
+                            verdicts = {bool(r(t, Move(mtype, s, d, count=count))) for d in range(n) if d != s}
+                            assert len(verdicts) <= 1, (r.__name__, mtype, s, count)
+                            checked += 1
+            legal = t.legal_moves()
+            if not legal:
+                break
+            t.push(rng.choice(legal))
+    assert checked > 100

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Union
 
 from replay.engine import cards as C
 from replay.engine.errors import IllegalMove, InvalidDeck, MoveMismatch, UnknownName
@@ -39,7 +39,10 @@ class Move:
     count: int = 1
 
 
-Rule = Callable[["Table", Move], "str | tuple[str, str] | None"]
+#: what a rule returns: None (allowed), the reason, ``(clause, reason)``, or a function of no
+#: arguments giving either of these (the reason composed only when it is shown)
+Reason = Union[str, tuple[str, str], Callable[[], Union[str, tuple[str, str]]], None]
+Rule = Callable[["Table", Move], Reason]
 Effect = Callable[["Table", Move], None]
 Key = tuple[str, "str | None", "str | None"]
 
@@ -186,13 +189,20 @@ class Game:
         """``(clause, reason)`` of the first rule ``m`` breaks, or None when it is legal.
 
         A rule returns None when it allows the move, else the reason; it may return
-        ``(clause, reason)`` to cite another of its clauses than the first.  A malformed count
+        ``(clause, reason)`` to cite another of its clauses than the first, and either of these
+        through a function of no arguments (``lambda: f"…"``) so that the reason is composed only
+        when it is shown: the legal-move search asks rules millions of times and shows no reason.
+        A malformed count
         (below one, or other than one on a move that takes no cards from a pile, such as a deal) is
         refused here, citing the clause the game cites for moves of that type it does not allow.
         """
         return self._check(t, m)[1]
 
-    def _check(self, t: Table, m: Move) -> tuple[Entry | None, tuple[str, str] | None]:
+    def allows(self, t: Table, m: Move) -> bool:
+        """Whether ``m`` is legal: ``violation(t, m) is None``, without composing the reason."""
+        return self._check(t, m, compose=False)[1] is None
+
+    def _check(self, t: Table, m: Move, compose: bool = True) -> tuple[Entry | None, tuple[str, str] | None]:
         """The rule-book entry of ``m`` and the first rule it breaks (None when legal)."""
         if m.count < 1 or (m.src < 0 and m.count != 1):
             why = "a move carries at least one card" if m.count < 1 else f"a '{m.type}' move takes no count"
@@ -203,7 +213,7 @@ class Game:
         for rule in firsts:
             why = rule(t, m)
             if why:
-                return None, (why if isinstance(why, tuple) else (rule.clause, why))  # type: ignore[attr-defined]
+                return None, _reason(rule, why) if compose else _REFUSED
         roles = self.roles
         entry = self._entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
         if entry is None:
@@ -211,7 +221,7 @@ class Game:
         for rule in entry.rules:
             why = rule(t, m)
             if why:
-                return entry, (why if isinstance(why, tuple) else (rule.clause, why))  # type: ignore[attr-defined]
+                return entry, _reason(rule, why) if compose else _REFUSED
         return entry, None
 
     def step(self, t: Table, m: Move) -> None:
@@ -293,11 +303,12 @@ class Game:
     # order in which they are checked; only the clause cited would, and
     # violation() keeps the documented order for that.
 
-    def _candidate_plan(self) -> list[tuple[Entry, Move, tuple[Rule, ...], tuple[Rule, ...],
+    def _candidate_plan(self) -> list[tuple[Entry, Move, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...],
                                             list[tuple[int, tuple[Move, ...]]] | None]]:
         """Per kind of move: its entry, a probe move of its type, its table-wide rules (asked once per
-        kind, of the probe), the rules asked per candidate, and the candidate moves grouped by source
-        (None: the entry makes its own)."""
+        kind, of the probe), its per-source rules (asked once per group, of its first move), the rules
+        asked per candidate, and the candidate moves grouped by source (None: the entry makes its own,
+        and every rule but the table-wide ones is asked of each)."""
         plan = self._plan
         if plan is None:
             plan = []
@@ -306,6 +317,10 @@ class Game:
                 rules = list(entry.rules) + [r for r, exempt in self._first if mtype not in exempt]
                 wide = tuple(r for r in rules if getattr(r, "table_wide", False))
                 narrow = tuple(r for r in rules if not getattr(r, "table_wide", False))
+                # asked once per source (all of a group's candidates share type, source and count)
+                by_src = tuple(r for r in narrow if getattr(r, "per_source", False))
+                if entry.candidates is None:
+                    narrow = tuple(r for r in narrow if r not in by_src)
                 if entry.candidates is not None:
                     groups = None
                 elif sr is None:
@@ -318,7 +333,7 @@ class Game:
                         else:
                             groups.append((src, tuple(Move(mtype, src, dst)
                                                       for dst in self.by_role.get(dr, ()) if dst != src)))
-                plan.append((entry, Move(mtype), wide, narrow, groups))
+                plan.append((entry, Move(mtype), wide, by_src if groups is not None else (), narrow, groups))
             self._plan = plan
         return plan
 
@@ -326,21 +341,31 @@ class Game:
         """The legal moves in candidate order (only the first with ``first_only``), skipping ``exclude`` types."""
         out: list[Move] = []
         piles = t.piles
-        for entry, probe, wide, narrow, groups in self._candidate_plan():
+        for entry, probe, wide, by_src, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
-            if groups is None:  # the entry makes its own candidates; ask every rule of each
+            if wide and any(r(t, probe) for r in wide):
+                continue  # a table-wide rule refuses every move of this kind
+            if groups is None:  # the entry makes its own candidates; ask its other rules of each
+                entries, key = self._entries, self._key
                 for m in entry.candidates(t):  # type: ignore[misc]
-                    if self._entries.get(self._key(m)) is entry and not any(r(t, m) for r in wide + narrow):
+                    if entries.get(key(m)) is not entry:
+                        continue
+                    for rule in narrow:
+                        if rule(t, m):
+                            break
+                    else:
                         if first_only:
                             return [m]
                         out.append(m)
                 continue
-            if wide and any(r(t, probe) for r in wide):
-                continue  # a table-wide rule refuses every move of this kind
             for src, moves in groups:
-                if src >= 0 and not piles[src]:
+                if (src >= 0 and not piles[src]) or not moves:
                     continue
+                if by_src:
+                    first = moves[0]
+                    if any(r(t, first) for r in by_src):
+                        continue  # a rule on the source refuses every move from it
                 for m in moves:
                     for rule in narrow:
                         if rule(t, m):
@@ -369,6 +394,16 @@ class Game:
 
     def is_won(self, t: Table) -> bool:
         return sum(len(t.piles[f]) for f in self.foundations) == C.DECK_SIZE
+
+
+_REFUSED = ("", "")  # a refusal whose reason was not asked for
+
+
+def _reason(rule: Rule, why: Any) -> tuple[str, str]:
+    """``(clause, reason)`` of a rule's refusal: composed now if the rule deferred it, its own clause by default."""
+    if callable(why):
+        why = why()
+    return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
 
 
 def transfer(t: Table, m: Move) -> None:
@@ -418,6 +453,10 @@ class Table:
 
     def violation(self, m: Move) -> tuple[str, str] | None:
         return self.game.violation(self, m)
+
+    def allows(self, m: Move) -> bool:
+        """Whether ``m`` is legal here (``violation(m) is None``, without composing the reason)."""
+        return self.game.allows(self, m)
 
     def is_won(self) -> bool:
         return self.game.is_won(self)

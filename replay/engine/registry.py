@@ -79,15 +79,18 @@ def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
     return decorate
 
 
-def rule(*clauses: str, table_wide: bool = False) -> Callable[[F], F]:
+def rule(*clauses: str, table_wide: bool = False, per_source: bool = False) -> Callable[[F], F]:
     """A legality check: ``(table, move) -> None`` when allowed, else the reason as a string.
 
     ``table_wide=True`` declares that the verdict depends only on the table and the move's type,
     never on which piles or cards it names (e.g. "no deal from an empty stock"); the legal-move
-    search then asks it once per kind of move instead of once per candidate.
+    search then asks it once per kind of move instead of once per candidate.  ``per_source=True``
+    declares that it depends only on the table, the move's type, its source and its count, never on
+    its target (e.g. "only the top card is playable"); the search asks it once per source.
     """
     def decorate(fn: F) -> F:
         fn.table_wide = table_wide  # type: ignore[attr-defined]
+        fn.per_source = per_source  # type: ignore[attr-defined]
         return implements(*clauses, kind="rule")(fn)
 
     return decorate

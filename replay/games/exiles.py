@@ -20,7 +20,7 @@ from typing import Iterator
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import fits_foundation, gather, stock_empty, top_card_only
-from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -107,20 +107,20 @@ def take_up_the_packets_in_order(t: Table, m: Move) -> None:
 # ----------------------------------------------------------------------------- playing
 
 
-@rule("ex-6")
+@rule("ex-6", per_source=True)
 def only_top_cards_are_played(t: Table, m: Move) -> str | None:
     """Only the top card of a packet (the lost rule I) or of the exiles can be played."""
     return top_card_only(t, m, "the top card moves")
 
 
 @rule("ex-6", "ex-13")
-def foundations_follow_in_suit(t: Table, m: Move) -> str | None:
+def foundations_follow_in_suit(t: Table, m: Move) -> Reason:
     """Suitable cards go onto the foundations: the base of its kind, then in suit and sequence."""
     card = t.piles[m.src][-1]
     if fits_foundation(t, m.dst, card):
         return None
     top = t.top(m.dst)
-    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
+    return lambda: f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
 
 
 @rule("ex-6")

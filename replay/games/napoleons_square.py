@@ -17,7 +17,7 @@ from typing import Iterator
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import deal_round, fits_foundation, one_below_any_suit, one_below_in_suit
-from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
 
@@ -76,7 +76,7 @@ def the_square_is_dealt_first(t: Table, m: Move) -> str | None:
 # ----------------------------------------------------------------------------- playing
 
 
-@rule("ns-1", "ns-2")
+@rule("ns-1", "ns-2", per_source=True)
 def only_top_cards_are_available(t: Table, m: Move) -> str | None:
     """Only the top cards of the packets are available; taking them off releases the cards beneath."""
     pile = t.piles[m.src]
@@ -88,7 +88,7 @@ def only_top_cards_are_available(t: Table, m: Move) -> str | None:
 
 
 @rule("ns-8", "ns-6", "ns-9", "ns-10")
-def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> str | None:
+def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> Reason:
     """Aces are played to their place as they appear; every suitable card follows in suit up to the king."""
     if m.count != 1:
         return "cards go to the foundations one at a time"
@@ -97,20 +97,21 @@ def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> str | None
         return None
     top = t.top(m.dst)
     if top >= 0 and C.rank_of(card) == C.rank_of(top) + 1 and C.suit_of(top) != C.suit_of(card):
-        return ("ns-6", f"{C.code(card)} is not of the suit of {t.name(m.dst)} ({C.code(top)}): suits follow")
-    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty: aces only'})"
+        return lambda: ("ns-6", f"{C.code(card)} is not of the suit of {t.name(m.dst)} ({C.code(top)}): suits follow")
+    return lambda: (f"{C.code(card)} does not follow on {t.name(m.dst)} "
+                    f"({'top ' + C.code(top) if top >= 0 else 'empty: aces only'})")
 
 
 @rule("ns-11", "ns-1")
-def marriages_descend_on_the_square(t: Table, m: Move) -> str | None:
+def marriages_descend_on_the_square(t: Table, m: Move) -> Reason:
     """Marriages are made in descending order (in suit, by the meaning of "marriage") with the square's cards."""
     under = t.top(m.dst)
     if under < 0:
         return None  # a space: rule II
     moving = t.piles[m.src][-m.count:]
     if not t.game.options["marries"](under, moving[0]):
-        return (f"{C.code(moving[0])} is not one below {C.code(under)}"
-                f"{' in suit' if t.game.options['in_suit'] else ''}")
+        return lambda: (f"{C.code(moving[0])} is not one below {C.code(under)}"
+                        f"{' in suit' if t.game.options['in_suit'] else ''}")
     return None
 
 
@@ -161,22 +162,24 @@ def talon_cards_marry_onto_the_square(t: Table, m: Move) -> str | None:
 
 
 def _square_moves(t: Table) -> Iterator[Move]:
-    """Candidates within the square: every top run that could move, onto every other packet."""
-    packets = t.game.options["packets"]
-    longest = 1
+    """Candidates within the square: every top run that could move, onto every space and every packet
+    whose top card it could marry (the rules decide; this only leaves out targets no rule could allow)."""
+    options = t.game.options
+    packets, marries, piles = options["packets"], options["marries"], t.piles
+    moves = options["square_moves"]
     for src in packets:
-        pile = t.piles[src]
+        pile = piles[src]
         if not pile:
             continue
-        if t.game.options["sequences"]:
-            longest = 1
-            marries = t.game.options["marries"]
+        longest = 1
+        if options["sequences"]:
             while longest < len(pile) and marries(pile[-longest - 1], pile[-longest]):
                 longest += 1
         for count in range(1, longest + 1):
+            lead = pile[-count]
             for dst in packets:
-                if dst != src:
-                    yield Move("move", src, dst, count=count)
+                if dst != src and (not piles[dst] or marries(piles[dst][-1], lead)):
+                    yield moves[src, dst, count]
 
 
 def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
@@ -192,6 +195,9 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "space_any": readings["space-fill"] == "any-card",
         "talon_marries": readings["talon-to-square"] == "allowed",
     }
+    # one Move object per square move (moves are immutable): a married run is at most 13 cards
+    options["square_moves"] = {(src, dst, n): Move("move", src, dst, count=n)
+                               for src in options["packets"] for dst in options["packets"] for n in range(1, 14)}
     book = RuleBook(layout)
     book.allow("deal", rules=[deal_while_the_pack_lasts], perform=deal)
     for src in (TABLEAU, WASTE):

@@ -18,7 +18,7 @@ from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
                                   next_any_suit, next_in_suit, other_moves_come_first, stock_empty,
                                   top_card_only)
-from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -94,19 +94,19 @@ def gather_in_dealing_order_without_shuffling(t: Table, m: Move) -> None:
 # ----------------------------------------------------------------------------- playing
 
 
-@rule("pf-7", "pf-17")
+@rule("pf-7", "pf-17", per_source=True)
 def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes."""
     return top_card_only(t, m)
 
 
 @rule("pf-4", "pf-16")
-def foundations_build_in_suit(t: Table, m: Move) -> str | None:
+def foundations_build_in_suit(t: Table, m: Move) -> Reason:
     """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
     card = t.piles[m.src][-1]
     if fits_foundation(t, m.dst, card):
         return None
-    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({_describe_foundation(t, m.dst)})"
+    return lambda: f"{C.code(card)} does not follow on {t.name(m.dst)} ({_describe_foundation(t, m.dst)})"
 
 
 @rule("pf-10", "pf-8", "pf-9", "pf-11", "pf-12")
@@ -135,7 +135,7 @@ def build_only_after_the_third_layout(t: Table, m: Move) -> str | None:
 
 
 @rule("pf-22")
-def build_one_card_on_another_up_or_down(t: Table, m: Move) -> str | None:
+def build_one_card_on_another_up_or_down(t: Table, m: Move) -> Reason:
     """(variant cztery kąty) One playable card onto another, one rank up or down (in suit, by ruling)."""
     under = t.top(m.dst)
     if under < 0:
@@ -143,7 +143,7 @@ def build_one_card_on_another_up_or_down(t: Table, m: Move) -> str | None:
     card = t.piles[m.src][-1]
     if t.game.options["builds"](under, card):
         return None
-    return f"{C.code(card)} is not one rank above or below {C.code(under)}{t.game.options['build_note']}"
+    return lambda: f"{C.code(card)} is not one rank above or below {C.code(under)}{t.game.options['build_note']}"
 
 
 @effect("pf-13", "pf-14")

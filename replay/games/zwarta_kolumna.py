@@ -20,7 +20,7 @@ from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
                                   next_in_suit, other_moves_come_first, stock_empty,
                                   top_card_only)
-from replay.engine.game import Move, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -103,20 +103,20 @@ def gather_from_pile_1_to_pile_12(t: Table, m: Move) -> None:
 # ----------------------------------------------------------------------------- playing
 
 
-@rule("zk-12")
+@rule("zk-12", per_source=True)
 def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """When the top card of a pile is moved, the one beneath may be moved too."""
     return top_card_only(t, m)
 
 
 @rule("zk-5", "zk-3")
-def foundations_build_in_suit(t: Table, m: Move) -> str | None:
+def foundations_build_in_suit(t: Table, m: Move) -> Reason:
     """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
     card = t.piles[m.src][-1]
     if fits_foundation(t, m.dst, card):
         return None
     top = t.top(m.dst)
-    return f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
+    return lambda: f"{C.code(card)} does not follow on {t.name(m.dst)} ({'top ' + C.code(top) if top >= 0 else 'empty'})"
 
 
 @rule("zk-8", "zk-7")
@@ -186,7 +186,7 @@ def building_waits_for_the_whole_deck(t: Table, m: Move) -> str | None:
 
 
 @rule("zk-14")
-def build_in_suit_up_or_down(t: Table, m: Move) -> str | None:
+def build_in_suit_up_or_down(t: Table, m: Move) -> Reason:
     """One playable card onto another of the same suit, one rank up or down, in any order."""
     under = t.top(m.dst)
     if under < 0:
@@ -194,7 +194,7 @@ def build_in_suit_up_or_down(t: Table, m: Move) -> str | None:
     card = t.piles[m.src][-1]
     if next_in_suit(under, card):
         return None
-    return f"{C.code(card)} is not the next card up or down in suit on {C.code(under)}"
+    return lambda: f"{C.code(card)} is not the next card up or down in suit on {C.code(under)}"
 
 
 @effect("zk-23")

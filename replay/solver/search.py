@@ -210,7 +210,7 @@ def frees_a_card(game: Game, t: Table, src: int) -> bool:
     if not t.piles[src]:
         return False
     for f in game.foundations:
-        if t.violation(Move("move", src, f)) is None:
+        if t.allows(Move("move", src, f)):
             return True
     return False
 
