@@ -280,19 +280,28 @@ def _base_allowed(t: Table, f: int, card: int) -> bool:
 def _foundation_play_exists(t: Table) -> bool:
     """Whether the top card of some packet can go to a foundation (the cards wanted are listed first)."""
     g = t.game
-    piles, fsuit, fbase = t.piles, t.fsuit, g.fbase
-    one_of_each = g.options["one_of_each"]
-    founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if one_of_each else set()
+    piles, fdir = t.piles, g.fdir
     wanted: set[int] = set()
+    empty = []
     for f in g.foundations:
         pile = piles[f]
         if pile:
-            nxt = (pile[-1] >> 2) + g.fdir[f]
+            top = pile[-1]
+            nxt = (top >> 2) + fdir[f]
             if 0 <= nxt <= C.KING:
-                wanted.add(nxt * 4 + (pile[-1] & 3))
+                wanted.add(nxt * 4 + (top & 3))
         else:
+            empty.append(f)
+    if empty:  # a base of its kind, of a suit not yet founded for that kind (ruling foundations)
+        fsuit, fbase = t.fsuit, g.fbase
+        founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if g.options["one_of_each"] else ()
+        for f in empty:
             wanted.update(C.make(fbase[f], suit) for suit in range(4) if (fbase[f], suit) not in founded)
-    return any(piles[p] and piles[p][-1] in wanted for p in g.options["packets"])
+    for p in g.options["packets"]:
+        pile = piles[p]
+        if pile and pile[-1] in wanted:
+            return True
+    return False
 
 
 def _chain_tucks(t: Table) -> Iterator[Move]:
