@@ -87,9 +87,10 @@ def test_a_copied_table_shares_no_state_with_the_original():
 @pytest.mark.parametrize("game_id, variants", [("printex-frame", ()), ("printex-frame", ("cztery-katy",)),
                                                ("zwarta-kolumna", ()), ("zwarta-kolumna", ("fill-from-any-pile",)),
                                                ("exiles", ()), ("napoleons-square", ())])
-def test_rules_declared_table_wide_or_per_source_keep_their_word(game_id, variants):
+def test_rules_declared_table_wide_per_source_or_per_target_keep_their_word(game_id, variants):
     """A table-wide rule gives one verdict for every move of a type; a per-source rule one for every
-    target of a source and count (the legal-move search asks them once and trusts that)."""
+    target of a source and count; a per-target rule one for every source and count of a target
+    (the legal-move search asks them once and trusts that)."""
     import random
 
     from replay.engine.game import Move
@@ -99,6 +100,7 @@ def test_rules_declared_table_wide_or_per_source_keep_their_word(game_id, varian
     rules = {r for r, _ in g._first} | {r for e in g._entries.values() for r in e.rules}
     wide = [r for r in rules if getattr(r, "table_wide", False)]
     by_src = [r for r in rules if getattr(r, "per_source", False)]
+    by_dst = [r for r in rules if getattr(r, "per_target", False)]
     assert by_src, "every game declares its top-card rule per source"
     rng = random.Random(5)
     checked = 0
@@ -118,6 +120,11 @@ def test_rules_declared_table_wide_or_per_source_keep_their_word(game_id, varian
                             verdicts = {bool(r(t, Move(mtype, s, d, count=count))) for d in range(n) if d != s}
                             assert len(verdicts) <= 1, (r.__name__, mtype, s, count)
                             checked += 1
+                for r in by_dst:
+                    for d in range(n):
+                        verdicts = {bool(r(t, Move(mtype, s, d, count=count))) for s in range(n) for count in (1, 2)
+                                    if s != d and t.piles[s]}
+                        assert len(verdicts) <= 1, (r.__name__, mtype, d)
             legal = t.legal_moves()
             if not legal:
                 break

@@ -43,6 +43,9 @@ class Move:
 #: arguments giving either of these (the reason composed only when it is shown)
 Reason = Union[str, tuple[str, str], Callable[[], Union[str, tuple[str, str]]], None]
 Rule = Callable[["Table", Move], Reason]
+#: a kind of move as the legal-move search asks it (see Game._candidate_plan)
+Plan = tuple["Entry", Move, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...], tuple[tuple[int, Move], ...],
+             tuple[Rule, ...], "list[tuple[int, tuple[Move, ...]]] | None"]
 Effect = Callable[["Table", Move], None]
 Key = tuple[str, "str | None", "str | None"]
 
@@ -135,7 +138,7 @@ class Game:
         self._entries = setup.book.entries
         self._first = setup.book.first
         self._first_by_type: dict[str, tuple[Rule, ...]] = {}
-        self._plan: list[tuple[Entry, Key, list[tuple[int, tuple[Move, ...]]] | None]] | None = None
+        self._plan: list[Plan] | None = None
 
     # ------------------------------------------------------------------ decks
 
@@ -303,12 +306,12 @@ class Game:
     # order in which they are checked; only the clause cited would, and
     # violation() keeps the documented order for that.
 
-    def _candidate_plan(self) -> list[tuple[Entry, Move, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...],
-                                            list[tuple[int, tuple[Move, ...]]] | None]]:
+    def _candidate_plan(self) -> list[Plan]:
         """Per kind of move: its entry, a probe move of its type, its table-wide rules (asked once per
-        kind, of the probe), its per-source rules (asked once per group, of its first move), the rules
-        asked per candidate, and the candidate moves grouped by source (None: the entry makes its own,
-        and every rule but the table-wide ones is asked of each)."""
+        kind, of the probe), its per-source rules (asked once per group, of its first move), its
+        per-target rules with one move to each target (asked once per target), the rules asked per
+        candidate, and the candidate moves grouped by source (None: the entry makes its own, and
+        every rule but the table-wide ones is asked of each)."""
         plan = self._plan
         if plan is None:
             plan = []
@@ -317,10 +320,9 @@ class Game:
                 rules = list(entry.rules) + [r for r, exempt in self._first if mtype not in exempt]
                 wide = tuple(r for r in rules if getattr(r, "table_wide", False))
                 narrow = tuple(r for r in rules if not getattr(r, "table_wide", False))
-                # asked once per source (all of a group's candidates share type, source and count)
-                by_src = tuple(r for r in narrow if getattr(r, "per_source", False))
-                if entry.candidates is None:
-                    narrow = tuple(r for r in narrow if r not in by_src)
+                by_src: tuple[Rule, ...] = ()
+                by_dst: tuple[Rule, ...] = ()
+                targets: tuple[tuple[int, Move], ...] = ()
                 if entry.candidates is not None:
                     groups = None
                 elif sr is None:
@@ -333,7 +335,17 @@ class Game:
                         else:
                             groups.append((src, tuple(Move(mtype, src, dst)
                                                       for dst in self.by_role.get(dr, ()) if dst != src)))
-                plan.append((entry, Move(mtype), wide, by_src if groups is not None else (), narrow, groups))
+                    # a group's candidates share type, source and count; a target's share type and target
+                    by_src = tuple(r for r in narrow if getattr(r, "per_source", False))
+                    if dr is not None:
+                        by_dst = tuple(r for r in narrow if getattr(r, "per_target", False) and r not in by_src)
+                        first: dict[int, Move] = {}
+                        for _, moves in groups:
+                            for m in moves:
+                                first.setdefault(m.dst, m)
+                        targets = tuple(first.items())
+                    narrow = tuple(r for r in narrow if r not in by_src and r not in by_dst)
+                plan.append((entry, Move(mtype), wide, by_src, by_dst, targets, narrow, groups))
             self._plan = plan
         return plan
 
@@ -341,7 +353,7 @@ class Game:
         """The legal moves in candidate order (only the first with ``first_only``), skipping ``exclude`` types."""
         out: list[Move] = []
         piles = t.piles
-        for entry, probe, wide, by_src, narrow, groups in self._candidate_plan():
+        for entry, probe, wide, by_src, by_dst, targets, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
             if wide and any(r(t, probe) for r in wide):
@@ -359,6 +371,9 @@ class Game:
                             return [m]
                         out.append(m)
                 continue
+            blocked = {d for d, m in targets if any(r(t, m) for r in by_dst)} if by_dst else ()
+            if blocked and len(blocked) == len(targets):
+                continue  # a rule on the target refuses every target
             for src, moves in groups:
                 if (src >= 0 and not piles[src]) or not moves:
                     continue
@@ -367,6 +382,8 @@ class Game:
                     if any(r(t, first) for r in by_src):
                         continue  # a rule on the source refuses every move from it
                 for m in moves:
+                    if blocked and m.dst in blocked:
+                        continue
                     for rule in narrow:
                         if rule(t, m):
                             break

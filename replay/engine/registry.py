@@ -79,7 +79,8 @@ def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
     return decorate
 
 
-def rule(*clauses: str, table_wide: bool = False, per_source: bool = False) -> Callable[[F], F]:
+def rule(*clauses: str, table_wide: bool = False, per_source: bool = False,
+         per_target: bool = False) -> Callable[[F], F]:
     """A legality check: ``(table, move) -> None`` when allowed, else the reason as a string.
 
     ``table_wide=True`` declares that the verdict depends only on the table and the move's type,
@@ -87,10 +88,13 @@ def rule(*clauses: str, table_wide: bool = False, per_source: bool = False) -> C
     search then asks it once per kind of move instead of once per candidate.  ``per_source=True``
     declares that it depends only on the table, the move's type, its source and its count, never on
     its target (e.g. "only the top card is playable"); the search asks it once per source.
+    ``per_target=True``: only on the table, the move's type and its target, never its source or
+    count (e.g. "freed places are not refilled"); the search asks it once per target.
     """
     def decorate(fn: F) -> F:
         fn.table_wide = table_wide  # type: ignore[attr-defined]
         fn.per_source = per_source  # type: ignore[attr-defined]
+        fn.per_target = per_target  # type: ignore[attr-defined]
         return implements(*clauses, kind="rule")(fn)
 
     return decorate

@@ -135,7 +135,7 @@ def one_foundation_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ex-7")
+@rule("ex-7", per_target=True)
 def a_space_takes_a_card_from_the_packets(t: Table, m: Move) -> str | None:
     """An empty place takes a card from the packets; nothing is built on a packet."""
     if t.piles[m.dst]:

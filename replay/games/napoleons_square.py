@@ -142,7 +142,7 @@ def a_space_takes_one_card_from_talon_or_pack(t: Table, m: Move) -> str | None:
     return "a space in the square is filled from the talon or the pack, not from the square"
 
 
-@rule("ns-4")
+@rule("ns-4", per_target=True)
 def the_pack_only_fills_spaces(t: Table, m: Move) -> str | None:
     """A card goes straight from the pack only into a space (rule II); otherwise it is turned onto the talon."""
     if t.piles[m.dst]:
@@ -150,7 +150,7 @@ def the_pack_only_fills_spaces(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ns-11")
+@rule("ns-11", per_target=True)
 def talon_cards_marry_onto_the_square(t: Table, m: Move) -> str | None:
     """(ruling talon-to-square) Whether the talon's top card may be married onto a packet of the square."""
     if t.piles[m.dst] and not t.game.options["talon_marries"]:

@@ -163,7 +163,7 @@ def bases_come_from_anywhere(t: Table, m: Move) -> str | None:
     return ("zk-8", why) if why else None
 
 
-@rule("zk-9", "zk-17")
+@rule("zk-9", "zk-17", per_target=True)
 def freed_places_are_not_refilled(t: Table, m: Move) -> str | None:
     """Places freed by moves are not filled (unless the fill-from-any-pile variant allows it)."""
     if t.piles[m.dst]:
@@ -173,7 +173,7 @@ def freed_places_are_not_refilled(t: Table, m: Move) -> str | None:
     return f"{t.name(m.dst)} is a freed place, and freed places are not refilled"
 
 
-@rule("zk-14")
+@rule("zk-14", per_target=True)
 def building_waits_for_the_whole_deck(t: Table, m: Move) -> str | None:
     """Playable cards may be put on one another only after the whole deck has been dealt."""
     if not t.piles[m.dst]:
