@@ -104,6 +104,13 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
           + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file "
             "(the rules of that game had changed since the first run).")
+    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + \
+        [x["version"] for x in extras or []] + ([compare["version"]] if compare else [])
+    if any(v.endswith("-dirty") for v in versions):
+        w(">")
+        w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
+          "of that commit. Every figure here is reproducible: the node budget makes the search deterministic, "
+          "so the command shown, run again, gives the same figures.")
     w("")
     w("## How it is measured")
     w("")
@@ -348,10 +355,11 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
     top = max(r["solver"]["win_rate"] for r in measured)
     text = "So the printed figure describes a more generous game than the one our text states."
     if top < 0.9:
-        text += (f" Even the most generous row here wins {_pct(top)} of its deals: the solver's rate is a lower "
-                 "bound (its unknown deals may still come out, so no row's true rate exceeds "
-                 f"{_pct(best)}), and the printed odds are an estimate for a skilled player under the "
-                 "modern rules, not a measurement of this text.")
+        bound = (f", so no row's true rate exceeds {_pct(best)}" if best < 0.995 else "")
+        text += (f" Even the most generous row here wins {_pct(top)} of its deals, and its rate still climbs with "
+                 "the budget: the solver's rate is a lower bound (its unknown deals may still come out"
+                 f"{bound}), and the printed odds are an estimate for a skilled player under the modern rules, "
+                 "not a measurement of this text.")
     else:
         text += f" Under the generous readings the solver reaches {_pct(top)}, in line with the printed figure."
     out.append(text)
@@ -366,6 +374,10 @@ def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
     out.append(f"The same table was also run with {na:,} nodes per deal (`{a['command']}`, code version "
                f"`{a['version']}`, {a['date']}; its data file is kept as `data/stats/results-{na}.json`). Per form, won / proven "
                "unwinnable / unknown:")
+    for rr in a.get("reruns", []):
+        out.append("")
+        out.append(f"In that run the rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` "
+                   f"(code version `{rr['version']}`, {rr['date']}), after the rules of that game had changed.")
     out.append("")
     out.append(f"| Game | Form | {na:,} nodes | {nb:,} nodes |")
     out.append("|---|---|--:|--:|")

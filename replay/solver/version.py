@@ -19,10 +19,13 @@ def _git(*args: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """``git describe --always --dirty`` (e.g. ``0d5e4a6-dirty``), or ``replay <version>`` outside a checkout."""
-    described = _git("describe", "--always", "--dirty")
+    """``git describe --always`` of HEAD, with ``-dirty`` when the code differs from it (uncommitted changes
+    under ``replay/`` or to ``pyproject.toml``; documents and data do not count), e.g. ``0d5e4a6-dirty``;
+    ``replay <version>`` outside a checkout."""
+    described = _git("describe", "--always")
     if described:
-        return described
+        changed = _git("status", "--porcelain", "--untracked-files=no", "--", "replay", "pyproject.toml")
+        return described + ("-dirty" if changed else "")
     try:
         from importlib.metadata import version
 
