@@ -241,22 +241,7 @@ class Game:
                     f"is {C.code(actual) if actual >= 0 else 'nothing'}"
                 )
         assert entry is not None
-        roles = self.roles
-        perform = entry.perform
-        if perform is None:
-            src = t.piles[m.src]
-            if m.count == 1:
-                card = src.pop()
-                t.piles[m.dst].append(card)
-                if t.fsuit[m.dst] < 0 and roles[m.dst] == FOUNDATION:
-                    t.fsuit[m.dst] = card & 3
-            else:
-                transfer(t, m)
-        else:
-            perform(t, m)
-        for eff in entry.after:
-            eff(t, m)
-        t.ply += 1
+        _carry_out(t, m, entry)
 
     def _key(self, m: Move) -> Key:
         return (m.type, self.roles[m.src] if m.src >= 0 else None, self.roles[m.dst] if m.dst >= 0 else None)
@@ -403,14 +388,14 @@ class Game:
 
     def perform(self, t: Table, m: Move) -> None:
         """Carry out ``m`` without checking it (the fast path)."""
-        entry = self._entries[self._key(m)]
-        (entry.perform or transfer)(t, m)
-        for eff in entry.after:
-            eff(t, m)
-        t.ply += 1
+        _carry_out(t, m, self._entries[self._key(m)])
+
+    def cards_home(self, t: Table) -> int:
+        """How many cards lie on the foundations."""
+        return sum(len(t.piles[f]) for f in self.foundations)
 
     def is_won(self, t: Table) -> bool:
-        return sum(len(t.piles[f]) for f in self.foundations) == C.DECK_SIZE
+        return self.cards_home(t) == C.DECK_SIZE
 
 
 _REFUSED = ("", "")  # a refusal whose reason was not asked for
@@ -421,6 +406,23 @@ def _reason(rule: Rule, why: Any) -> tuple[str, str]:
     if callable(why):
         why = why()
     return why if isinstance(why, tuple) else (rule.clause, why)  # type: ignore[attr-defined]
+
+
+def _carry_out(t: Table, m: Move, entry: Entry) -> None:
+    """Make ``m`` (already known legal, or not to be checked) with its entry's performer and effects."""
+    perform = entry.perform
+    if perform is not None:
+        perform(t, m)
+    elif m.count == 1:  # the common case of transfer(), without its slices
+        card = t.piles[m.src].pop()
+        t.piles[m.dst].append(card)
+        if t.fsuit[m.dst] < 0 and t.game.roles[m.dst] == FOUNDATION:
+            t.fsuit[m.dst] = card & 3
+    else:
+        transfer(t, m)
+    for eff in entry.after:
+        eff(t, m)
+    t.ply += 1
 
 
 def transfer(t: Table, m: Move) -> None:
@@ -474,6 +476,10 @@ class Table:
     def allows(self, m: Move) -> bool:
         """Whether ``m`` is legal here (``violation(m) is None``, without composing the reason)."""
         return self.game.allows(self, m)
+
+    def cards_home(self) -> int:
+        """How many cards lie on the foundations."""
+        return self.game.cards_home(self)
 
     def is_won(self) -> bool:
         return self.game.is_won(self)

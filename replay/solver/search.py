@@ -143,8 +143,7 @@ def profile_for(game: Game) -> Profile:
                    rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes))
 
 
-# ----------------------------------------------------------------------------- copies and keys
-
+# ----------------------------------------------------------------------------- keys
 
 
 
@@ -287,8 +286,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     start = time.perf_counter()
     root = table.copy()
     if root.is_won():
-        return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes,
-                      best_home=sum(len(root.piles[f]) for f in game.foundations))
+        return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes, best_home=root.cards_home())
     seen = {key(root)}
     max_nodes = budget.nodes
     deadline = start + budget.seconds if budget.seconds is not None else None
@@ -296,8 +294,8 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     line: list[Move] = []
     nodes = 1
     stopped = None
-    found = game.foundations
-    best = sum(len(root.piles[f]) for f in found)
+    cards_home = game.cards_home
+    best = cards_home(root)
     while stack:
         frame = stack[-1]
         if frame.next >= len(frame.moves):
@@ -311,10 +309,10 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         if k in seen:
             continue
         seen.add(k)
-        home = sum(len(child.piles[f]) for f in found)
+        home = cards_home(child)
         if home > best:
             best = home
-        if child.is_won():
+        if home == C.DECK_SIZE:  # Game.is_won, without counting again
             line.append(m)
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
                           reductions=profile.notes, best_home=best)

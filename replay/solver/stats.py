@@ -115,7 +115,7 @@ def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, g
         t0 = time.perf_counter()
         g = play_greedy(game, deck)
         out.update(greedy_won=g.won, greedy_moves=len(g.line), greedy_seconds=time.perf_counter() - t0,
-                   greedy_home=sum(len(g.table.piles[f]) for f in game.foundations))
+                   greedy_home=g.table.cards_home())
     return out
 
 
