@@ -337,46 +337,50 @@ class Game:
     def _legal(self, t: Table, exclude: frozenset[str], first_only: bool) -> list[Move]:
         """The legal moves in candidate order (only the first with ``first_only``), skipping ``exclude`` types."""
         out: list[Move] = []
-        piles = t.piles
         for entry, probe, wide, by_src, by_dst, targets, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
             if wide and any(r(t, probe) for r in wide):
                 continue  # a table-wide rule refuses every move of this kind
-            if groups is None:  # the entry makes its own candidates; ask its other rules of each
-                entries, key = self._entries, self._key
-                for m in entry.candidates(t):  # type: ignore[misc]
-                    if entries.get(key(m)) is not entry:
-                        continue
-                    for rule in narrow:
-                        if rule(t, m):
-                            break
-                    else:
-                        if first_only:
-                            return [m]
-                        out.append(m)
-                continue
-            blocked = {d for d, m in targets if any(r(t, m) for r in by_dst)} if by_dst else ()
-            if blocked and len(blocked) == len(targets):
-                continue  # a rule on the target refuses every target
-            for src, moves in groups:
-                if (src >= 0 and not piles[src]) or not moves:
-                    continue
-                if by_src:
-                    first = moves[0]
-                    if any(r(t, first) for r in by_src):
-                        continue  # a rule on the source refuses every move from it
-                for m in moves:
-                    if blocked and m.dst in blocked:
-                        continue
-                    for rule in narrow:
-                        if rule(t, m):
-                            break
-                    else:
-                        if first_only:
-                            return [m]
-                        out.append(m)
+            if groups is None:
+                moves = self._own_candidates(t, entry)
+            else:
+                moves = self._grouped_candidates(t, by_src, by_dst, targets, groups)
+            for m in moves:
+                for rule in narrow:
+                    if rule(t, m):
+                        break
+                else:
+                    if first_only:
+                        return [m]
+                    out.append(m)
         return out
+
+    def _own_candidates(self, t: Table, entry: Entry) -> Iterator[Move]:
+        """The candidates an entry makes itself, less those that belong to another entry."""
+        entries, key = self._entries, self._key
+        for m in entry.candidates(t):  # type: ignore[misc]
+            if entries.get(key(m)) is entry:
+                yield m
+
+    @staticmethod
+    def _grouped_candidates(t: Table, by_src: tuple[Rule, ...], by_dst: tuple[Rule, ...],
+                            targets: tuple[tuple[int, Move], ...],
+                            groups: list[tuple[int, tuple[Move, ...]]]) -> Iterator[Move]:
+        """The planned candidates that no per-target or per-source rule refuses."""
+        blocked = {d for d, m in targets if any(r(t, m) for r in by_dst)} if by_dst else ()
+        if blocked and len(blocked) == len(targets):
+            return  # a rule on the target refuses every target
+        piles = t.piles
+        for src, moves in groups:
+            if (src >= 0 and not piles[src]) or not moves:
+                continue
+            if by_src and any(r(t, moves[0]) for r in by_src):
+                continue  # a rule on the source refuses every move from it
+            if blocked:
+                yield from (m for m in moves if m.dst not in blocked)
+            else:
+                yield from moves
 
     def consulted(self, m: Move) -> list[Callable[..., object]]:
         """Every function the rules consult for ``m``: the checks, the performer and what follows."""
