@@ -110,6 +110,14 @@ def _path(url: str) -> str:
     return urlsplit(url).path
 
 
+def _follow(page, xpath: str, url: str) -> None:  # type: ignore[no-untyped-def]
+    """Click the first link the XPath finds and wait for the browser to reach ``url`` (a glob)."""
+    link = page.locator(f"xpath={xpath}").first
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_url(url)
+
+
 def _clause_to_follow(game: str) -> tuple[str, registry.Implementation]:
     """The first clause of the main game (a level-3 heading) that a function implements."""
     catalog()
@@ -131,26 +139,16 @@ def test_clause_to_function_and_back(browser_page, server: str, game: str) -> No
     assert heading.is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-1-clause-{cid}.png"))
 
-    link = page.locator(
-        f"xpath=//*[@id='{cid}']/following-sibling::p[strong[normalize-space()='Implemented by']][1]"
-        f"/following-sibling::ul[1]//a[contains(@href, '#{impl.name}')]"
-    ).first
-    link.scroll_into_view_if_needed()
-    link.click()
-    page.wait_for_url(f"**/#{impl.name}")
+    _follow(page, f"//*[@id='{cid}']/following-sibling::p[strong[normalize-space()='Implemented by']][1]"
+                  f"/following-sibling::ul[1]//a[contains(@href, '#{impl.name}')]", f"**/#{impl.name}")
     assert _path(page.url).endswith("/reference/" + "/".join(impl.module.split(".")[1:]) + "/")
     target = page.locator(f"[id='{impl.name}']")
     target.wait_for()
     assert target.is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-2-function-{impl.name.rsplit('.', 1)[-1]}.png"))
 
-    back = page.locator(
-        f"xpath=//*[@id='{impl.name}']/ancestor::div[contains(@class, 'doc-object')][1]"
-        f"//a[contains(@href, '#{cid}')]"
-    ).first
-    back.scroll_into_view_if_needed()
-    back.click()
-    page.wait_for_url(f"**/games/{game}/#{cid}")
+    _follow(page, f"//*[@id='{impl.name}']/ancestor::div[contains(@class, 'doc-object')][1]"
+                  f"//a[contains(@href, '#{cid}')]", f"**/games/{game}/#{cid}")
     assert urlsplit(page.url).fragment == cid
     assert page.locator(f"[id='{cid}']").is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-3-back-to-{cid}.png"))
