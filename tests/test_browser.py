@@ -118,6 +118,14 @@ def _follow(page, xpath: str, url: str) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_url(url)
 
 
+def _shows(page, anchor: str, shot: str) -> None:  # type: ignore[no-untyped-def]
+    """The element with id ``anchor`` appears and is visible; the page is saved as screenshot ``shot``."""
+    element = page.locator(f"[id='{anchor}']")
+    element.wait_for()
+    assert element.is_visible()
+    page.screenshot(path=str(ARTIFACTS / shot))
+
+
 def _clause_to_follow(game: str) -> tuple[str, registry.Implementation]:
     """The first clause of the main game (a level-3 heading) that a function implements."""
     catalog()
@@ -134,24 +142,17 @@ def test_clause_to_function_and_back(browser_page, server: str, game: str) -> No
     page = browser_page
     cid, impl = _clause_to_follow(game)
     page.goto(f"{server}games/{game}/#{cid}")
-    heading = page.locator(f"[id='{cid}']")
-    heading.wait_for()
-    assert heading.is_visible()
-    page.screenshot(path=str(ARTIFACTS / f"{game}-1-clause-{cid}.png"))
+    _shows(page, cid, f"{game}-1-clause-{cid}.png")
 
     _follow(page, f"//*[@id='{cid}']/following-sibling::p[strong[normalize-space()='Implemented by']][1]"
                   f"/following-sibling::ul[1]//a[contains(@href, '#{impl.name}')]", f"**/#{impl.name}")
     assert _path(page.url).endswith("/reference/" + "/".join(impl.module.split(".")[1:]) + "/")
-    target = page.locator(f"[id='{impl.name}']")
-    target.wait_for()
-    assert target.is_visible()
-    page.screenshot(path=str(ARTIFACTS / f"{game}-2-function-{impl.name.rsplit('.', 1)[-1]}.png"))
+    _shows(page, impl.name, f"{game}-2-function-{impl.name.rsplit('.', 1)[-1]}.png")
 
     _follow(page, f"//*[@id='{impl.name}']/ancestor::div[contains(@class, 'doc-object')][1]"
                   f"//a[contains(@href, '#{cid}')]", f"**/games/{game}/#{cid}")
     assert urlsplit(page.url).fragment == cid
-    assert page.locator(f"[id='{cid}']").is_visible()
-    page.screenshot(path=str(ARTIFACTS / f"{game}-3-back-to-{cid}.png"))
+    _shows(page, cid, f"{game}-3-back-to-{cid}.png")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
