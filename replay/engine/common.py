@@ -45,14 +45,19 @@ def deal_round(t: Table, order: tuple[int, ...], per_pile: int = 1) -> int:
 
     Returns how many cards were dealt; counts the round.
     """
-    stock = t.piles[t.game.stock]
-    dealt = 0
-    for i in order:
-        for _ in range(per_pile):
-            if not stock:
-                break
-            t.piles[i].append(stock.pop())
-            dealt += 1
+    piles = t.piles
+    stock = piles[t.game.stock]
+    dealt = min(len(order) * per_pile, len(stock))
+    if dealt:
+        dealing = stock[-dealt:]  # the stock's next card is its last element
+        del stock[-dealt:]
+        dealing.reverse()
+        if per_pile == 1:
+            for i, card in zip(order, dealing):
+                piles[i].append(card)
+        else:
+            for n, i in enumerate(order):
+                piles[i].extend(dealing[n * per_pile:(n + 1) * per_pile])
     t.rounds += 1
     return dealt
 

@@ -137,7 +137,8 @@ class Game:
             self.fdir[f] = setup.layout.direction(f)
         self._entries = setup.book.entries
         self._first = setup.book.first
-        self._first_by_type: dict[str, tuple[Rule, ...]] = {}
+        self._width = n + 1
+        self._dispatch: dict[str, list[tuple[Entry | None, tuple[Rule, ...]]]] = {}
         self._plan: list[Plan] | None = None
 
     # ------------------------------------------------------------------ decks
@@ -205,42 +206,72 @@ class Game:
         """Whether ``m`` is legal: ``violation(t, m) is None``, without composing the reason."""
         return self._check(t, m, compose=False)[1] is None
 
+    def _dispatch_of(self, mtype: str) -> list[tuple[Entry | None, tuple[Rule, ...]]]:
+        """For moves of ``mtype``: per (source, target) slot (see :meth:`_slot`), the rule-book entry
+        (None when no kind of move allows it) and every rule to ask, in order: those of
+        ``before_every_move`` that apply to the type, then the entry's own."""
+        table = self._dispatch.get(mtype)
+        if table is None:
+            firsts = tuple(r for r, exempt in self._first if mtype not in exempt)
+            roles = (None,) + tuple(self.roles)  # slot 0 is "no container" (-1)
+            table = []
+            for sr in roles:
+                for dr in roles:
+                    entry = self._entries.get((mtype, sr, dr))
+                    table.append((entry, firsts + entry.rules if entry is not None else firsts))
+            self._dispatch[mtype] = table
+        return table
+
+    def _slot(self, m: Move) -> int:
+        """Index of ``m``'s (source, target) pair in a :meth:`_dispatch_of` table."""
+        if not (-1 <= m.src < len(self.roles) and -1 <= m.dst < len(self.roles)):
+            raise IndexError(f"no container {m.src if not -1 <= m.src < len(self.roles) else m.dst}")
+        return (m.src + 1) * self._width + m.dst + 1
+
     def _check(self, t: Table, m: Move, compose: bool = True) -> tuple[Entry | None, tuple[str, str] | None]:
         """The rule-book entry of ``m`` and the first rule it breaks (None when legal)."""
-        if m.count < 1 or (m.src < 0 and m.count != 1):
-            why = "a move carries at least one card" if m.count < 1 else f"a '{m.type}' move takes no count"
-            return None, (self._refusal(m)[0], why)
-        firsts = self._first_by_type.get(m.type)
-        if firsts is None:
-            firsts = self._first_by_type[m.type] = tuple(r for r, exempt in self._first if m.type not in exempt)
-        for rule in firsts:
-            why = rule(t, m)
-            if why:
-                return None, _reason(rule, why) if compose else _REFUSED
-        roles = self.roles
-        entry = self._entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
-        if entry is None:
-            return None, self._refusal(m)
-        for rule in entry.rules:
+        if m.count != 1 and (m.count < 1 or m.src < 0):
+            return None, self._malformed(m)
+        entry, rules = self._dispatch_of(m.type)[self._slot(m)]
+        for rule in rules:
             why = rule(t, m)
             if why:
                 return entry, _reason(rule, why) if compose else _REFUSED
+        if entry is None:
+            return None, self._refusal(m)
         return entry, None
 
+    def _malformed(self, m: Move) -> tuple[str, str]:
+        why = "a move carries at least one card" if m.count < 1 else f"a '{m.type}' move takes no count"
+        return self._refusal(m)[0], why
+
     def step(self, t: Table, m: Move) -> None:
-        """Check ``m`` and carry it out (the checked path of :meth:`Table.apply`)."""
-        entry, bad = self._check(t, m)
-        if bad is not None:
-            raise IllegalMove(bad[0], bad[1], m)
-        if m.card >= 0 and m.src >= 0:
-            pile = t.piles[m.src]
+        """Check ``m`` and carry it out (the checked path of :meth:`Table.apply`).
+
+        The same checks as :meth:`_check`, written out: this runs once per move of every log replayed.
+        """
+        if m.count != 1 and (m.count < 1 or m.src < 0):
+            raise IllegalMove(*self._malformed(m), m)
+        dispatch = self._dispatch.get(m.type) or self._dispatch_of(m.type)
+        src, dst, width = m.src, m.dst, self._width
+        if -1 <= src < width - 1 and -1 <= dst < width - 1:
+            entry, rules = dispatch[(src + 1) * width + dst + 1]
+        else:
+            entry, rules = dispatch[self._slot(m)]  # raises IndexError
+        for rule in rules:
+            why = rule(t, m)
+            if why:
+                raise IllegalMove(*_reason(rule, why), m)
+        if entry is None:
+            raise IllegalMove(*self._refusal(m), m)
+        if m.card >= 0 and src >= 0:
+            pile = t.piles[src]
             actual = pile[-m.count] if len(pile) >= m.count else -1
             if actual != m.card:
                 raise MoveMismatch(
-                    f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} "
+                    f"the move names {C.code(m.card)} but the card moved from {t.name(src)} "
                     f"is {C.code(actual) if actual >= 0 else 'nothing'}"
                 )
-        assert entry is not None
         _carry_out(t, m, entry)
 
     def _key(self, m: Move) -> Key:

@@ -213,32 +213,26 @@ def follow_the_chain(t: Table, m: Move) -> None:
     seen = t.vars.setdefault("_seen", [])
     if m.src == t.game.options["exiles"]:
         seen.clear()
-    seen.append(_position(t, packets))
     card = t.piles[m.dst][-1]
-    target = packets[C.value_of(card) - 1]
-    if _position(t, packets, travel=(m.dst, target)) in seen:
+    now, then = _positions(t, packets, m.dst, packets[C.value_of(card) - 1])
+    seen.append(now)
+    if then in seen:
         t.vars["chain"] = None
         seen.clear()
     else:
         t.vars["chain"] = t.name(m.dst)
 
 
-def _position(t: Table, packets: tuple[int, ...], travel: tuple[int, int] | None = None) -> int:
-    """Hash of the packets, or of the packets after the top card of ``travel[0]`` goes under ``travel[1]``."""
+def _positions(t: Table, packets: tuple[int, ...], src: int, dst: int) -> tuple[int, int]:
+    """Hashes of the packets now, and after the top card of packet ``src`` goes under packet ``dst``."""
     piles = t.piles
-    if travel is None:
-        return hash(tuple(tuple(piles[p]) for p in packets))
-    src, dst = travel
-    card = piles[src][-1]
-    out = []
-    for p in packets:
-        pile = tuple(piles[p])
-        if p == src:
-            pile = pile[:-1]
-        if p == dst:
-            pile = (card,) + pile
-        out.append(pile)
-    return hash(tuple(out))
+    now = list(map(tuple, map(piles.__getitem__, packets)))
+    h = hash(tuple(now))
+    i, j = packets.index(src), packets.index(dst)
+    card = now[i][-1]
+    now[i] = now[i][:-1]
+    now[j] = (card,) + now[j]
+    return h, hash(tuple(now))
 
 
 @effect("ex-11")
@@ -278,29 +272,28 @@ def _base_allowed(t: Table, f: int, card: int) -> bool:
 
 
 def _foundation_play_exists(t: Table) -> bool:
-    """Whether the top card of some packet can go to a foundation (the cards wanted are listed first)."""
+    """Whether the top card of some packet can go to a foundation."""
     g = t.game
-    piles, fdir = t.piles, g.fdir
-    wanted: set[int] = set()
+    piles = t.piles
+    tops = {p[-1] for p in map(piles.__getitem__, g.options["packets"]) if p}
+    if not tops:
+        return False
+    fdir = g.fdir
     empty = []
     for f in g.foundations:
         pile = piles[f]
         if pile:
             top = pile[-1]
-            nxt = (top >> 2) + fdir[f]
-            if 0 <= nxt <= C.KING:
-                wanted.add(nxt * 4 + (top & 3))
+            if 0 <= (top >> 2) + fdir[f] <= C.KING and top + 4 * fdir[f] in tops:  # next in suit and direction
+                return True
         else:
             empty.append(f)
     if empty:  # a base of its kind, of a suit not yet founded for that kind (ruling foundations)
         fsuit, fbase = t.fsuit, g.fbase
         founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if g.options["one_of_each"] else ()
         for f in empty:
-            wanted.update(C.make(fbase[f], suit) for suit in range(4) if (fbase[f], suit) not in founded)
-    for p in g.options["packets"]:
-        pile = piles[p]
-        if pile and pile[-1] in wanted:
-            return True
+            if any(C.make(fbase[f], suit) in tops for suit in range(4) if (fbase[f], suit) not in founded):
+                return True
     return False
 
 
