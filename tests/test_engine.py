@@ -89,8 +89,9 @@ def test_a_copied_table_shares_no_state_with_the_original():
                                                ("exiles", ()), ("napoleons-square", ())])
 def test_rules_declared_table_wide_per_source_or_per_target_keep_their_word(game_id, variants):
     """A table-wide rule gives one verdict for every move of a type; a per-source rule one for every
-    target of a source and count; a per-target rule one for every source and count of a target
-    (the legal-move search asks them once and trusts that)."""
+    target of a source and count; a per-target rule one for every source and count of a target; a
+    rule that declares what a target accepts allows no single card outside it (the legal-move
+    search asks them once, or offers a target only what it accepts, and trusts that)."""
     import random
 
     from replay.engine.game import Move
@@ -101,9 +102,11 @@ def test_rules_declared_table_wide_per_source_or_per_target_keep_their_word(game
     wide = [r for r in rules if getattr(r, "table_wide", False)]
     by_src = [r for r in rules if getattr(r, "per_source", False)]
     by_dst = [r for r in rules if getattr(r, "per_target", False)]
+    keyed = [r for r in rules if getattr(r, "accepts", None) is not None]
     assert by_src, "every game declares its top-card rule per source"
+    assert keyed, "every game declares the cards its foundations accept"
     rng = random.Random(5)
-    checked = 0
+    checked = allowed = 0
     for seed in range(3):
         t = g.new_table(g.deck_from_seed(seed))
         for _ in range(60):
@@ -125,8 +128,15 @@ def test_rules_declared_table_wide_per_source_or_per_target_keep_their_word(game
                         verdicts = {bool(r(t, Move(mtype, s, d, count=count))) for s in range(n) for count in (1, 2)
                                     if s != d and t.piles[s]}
                         assert len(verdicts) <= 1, (r.__name__, mtype, d)
+                for r in keyed:
+                    for d in range(n):
+                        accepted = r.accepts(t, d)
+                        for s in range(n):
+                            if s != d and t.piles[s] and not r(t, Move(mtype, s, d)):
+                                allowed += 1
+                                assert accepted is None or t.piles[s][-1] in accepted, (r.__name__, mtype, s, d)
             legal = t.legal_moves()
             if not legal:
                 break
             t.push(rng.choice(legal))
-    assert checked > 100
+    assert checked > 100 and allowed > 100

@@ -21,6 +21,38 @@ def fits_foundation(t: Table, f: int, card: int) -> bool:
     return (top & 3) == (card & 3) and (card >> 2) == (top >> 2) + t.game.fdir[f]
 
 
+def foundation_accepts(t: Table, f: int) -> tuple[int, ...]:
+    """Every card :func:`fits_foundation` lets onto foundation ``f`` now (for a rule's ``accepts``)."""
+    pile = t.piles[f]
+    if not pile:
+        base, suit = t.game.fbase[f], t.fsuit[f]
+        return (C.make(base, suit),) if suit >= 0 else tuple(C.make(base, s) for s in range(4))
+    top = pile[-1]
+    d = t.game.fdir[f]
+    return (top + 4 * d,) if 0 <= (top >> 2) + d <= C.KING else ()
+
+
+def rank_neighbours(t: Table, d: int) -> tuple[int, ...] | None:
+    """The cards one rank above or below the top card of ``d``, in every suit (what
+    :func:`next_any_suit` allows on it); None when ``d`` is empty.  For a rule's ``accepts``."""
+    pile = t.piles[d]
+    if not pile:
+        return None
+    r = pile[-1] >> 2
+    return tuple(C.make(n, s) for n in (r - 1, r + 1) if 0 <= n <= C.KING for s in range(4))
+
+
+def suit_neighbours(t: Table, d: int) -> tuple[int, ...] | None:
+    """The cards one rank above or below the top card of ``d`` in its suit (what :func:`next_in_suit`
+    allows on it); None when ``d`` is empty.  For a rule's ``accepts``."""
+    pile = t.piles[d]
+    if not pile:
+        return None
+    top = pile[-1]
+    r = top >> 2
+    return tuple(top + 4 * k for k in (-1, 1) if 0 <= r + k <= C.KING)
+
+
 def next_in_suit(under: int, over: int) -> bool:
     """``over`` is one rank above or below ``under`` in the same suit."""
     return (under & 3) == (over & 3) and abs((under >> 2) - (over >> 2)) == 1

@@ -44,8 +44,8 @@ class Move:
 Reason = Union[str, tuple[str, str], Callable[[], Union[str, tuple[str, str]]], None]
 Rule = Callable[["Table", Move], Reason]
 #: a kind of move as the legal-move search asks it (see Game._candidate_plan)
-Plan = tuple["Entry", Move, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...], tuple[tuple[int, Move], ...],
-             tuple[Rule, ...], "list[tuple[int, tuple[Move, ...]]] | None"]
+Plan = tuple["Entry", Move, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...],
+             tuple[tuple[int, Move], ...], tuple[Rule, ...], "list[tuple[int, tuple[Move, ...]]] | None"]
 Effect = Callable[["Table", Move], None]
 Key = tuple[str, "str | None", "str | None"]
 
@@ -325,9 +325,10 @@ class Game:
     def _candidate_plan(self) -> list[Plan]:
         """Per kind of move: its entry, a probe move of its type, its table-wide rules (asked once per
         kind, of the probe), its per-source rules (asked once per group, of its first move), its
-        per-target rules with one move to each target (asked once per target), the rules asked per
-        candidate, and the candidate moves grouped by source (None: the entry makes its own, and
-        every rule but the table-wide ones is asked of each)."""
+        per-target rules and the rules that declare the cards a target accepts, with one move to
+        each target (asked once per target), the rules asked per candidate, and the candidate moves
+        grouped by source (None: the entry makes its own, and every rule but the table-wide ones is
+        asked of each)."""
         plan = self._plan
         if plan is None:
             plan = []
@@ -338,6 +339,7 @@ class Game:
                 narrow = tuple(r for r in rules if not getattr(r, "table_wide", False))
                 by_src: tuple[Rule, ...] = ()
                 by_dst: tuple[Rule, ...] = ()
+                keyed: tuple[Rule, ...] = ()
                 targets: tuple[tuple[int, Move], ...] = ()
                 if entry.candidates is not None:
                     groups = None
@@ -355,20 +357,21 @@ class Game:
                     by_src = tuple(r for r in narrow if getattr(r, "per_source", False))
                     if dr is not None:
                         by_dst = tuple(r for r in narrow if getattr(r, "per_target", False) and r not in by_src)
+                        keyed = tuple(r for r in narrow if getattr(r, "accepts", None) is not None)
                         first: dict[int, Move] = {}
                         for _, moves in groups:
                             for m in moves:
                                 first.setdefault(m.dst, m)
                         targets = tuple(first.items())
                     narrow = tuple(r for r in narrow if r not in by_src and r not in by_dst)
-                plan.append((entry, Move(mtype), wide, by_src, by_dst, targets, narrow, groups))
+                plan.append((entry, Move(mtype), wide, by_src, by_dst, keyed, targets, narrow, groups))
             self._plan = plan
         return plan
 
     def _legal(self, t: Table, exclude: frozenset[str], first_only: bool) -> list[Move]:
         """The legal moves in candidate order (only the first with ``first_only``), skipping ``exclude`` types."""
         out: list[Move] = []
-        for entry, probe, wide, by_src, by_dst, targets, narrow, groups in self._candidate_plan():
+        for entry, probe, wide, by_src, by_dst, keyed, targets, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
             if wide and any(r(t, probe) for r in wide):
@@ -376,7 +379,7 @@ class Game:
             if groups is None:
                 moves = self._own_candidates(t, entry)
             else:
-                moves = self._grouped_candidates(t, by_src, by_dst, targets, groups)
+                moves = self._grouped_candidates(t, by_src, by_dst, keyed, targets, groups)
             for m in moves:
                 for rule in narrow:
                     if rule(t, m):
@@ -395,20 +398,45 @@ class Game:
                 yield m
 
     @staticmethod
-    def _grouped_candidates(t: Table, by_src: tuple[Rule, ...], by_dst: tuple[Rule, ...],
+    def _grouped_candidates(t: Table, by_src: tuple[Rule, ...], by_dst: tuple[Rule, ...], keyed: tuple[Rule, ...],
                             targets: tuple[tuple[int, Move], ...],
                             groups: list[tuple[int, tuple[Move, ...]]]) -> Iterator[Move]:
-        """The planned candidates that no per-target or per-source rule refuses."""
+        """The planned candidates that no per-target or per-source rule refuses, and (when rules declare
+        what a target accepts) only those whose card every such rule accepts on the target."""
         blocked = {d for d, m in targets if any(r(t, m) for r in by_dst)} if by_dst else ()
         if blocked and len(blocked) == len(targets):
             return  # a rule on the target refuses every target
+        wants: dict[int, set[int]] = {}  # card -> the targets that accept it
+        free: set[int] = set()  # the targets that accept any card
+        if keyed:
+            for d, _ in targets:
+                if d in blocked:
+                    continue
+                cards: set[int] | None = None
+                for r in keyed:
+                    a = r.accepts(t, d)  # type: ignore[attr-defined]
+                    if a is not None:
+                        cards = set(a) if cards is None else cards.intersection(a)
+                if cards is None:
+                    free.add(d)
+                else:
+                    for c in cards:
+                        wants.setdefault(c, set()).add(d)
         piles = t.piles
         for src, moves in groups:
             if (src >= 0 and not piles[src]) or not moves:
                 continue
+            if keyed:
+                ok = wants.get(piles[src][-1])
+                if free:
+                    ok = free | ok if ok else free
+                if not ok:
+                    continue  # no target takes this card
             if by_src and any(r(t, moves[0]) for r in by_src):
                 continue  # a rule on the source refuses every move from it
-            if blocked:
+            if keyed:
+                yield from (m for m in moves if m.dst in ok)
+            elif blocked:
                 yield from (m for m in moves if m.dst not in blocked)
             else:
                 yield from moves

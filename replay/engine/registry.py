@@ -80,7 +80,7 @@ def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
 
 
 def rule(*clauses: str, table_wide: bool = False, per_source: bool = False,
-         per_target: bool = False) -> Callable[[F], F]:
+         per_target: bool = False, accepts: Callable[..., object] | None = None) -> Callable[[F], F]:
     """A legality check: ``(table, move) -> None`` when allowed, else the reason as a string.
 
     ``table_wide=True`` declares that the verdict depends only on the table and the move's type,
@@ -90,11 +90,15 @@ def rule(*clauses: str, table_wide: bool = False, per_source: bool = False,
     its target (e.g. "only the top card is playable"); the search asks it once per source.
     ``per_target=True``: only on the table, the move's type and its target, never its source or
     count (e.g. "freed places are not refilled"); the search asks it once per target.
+    ``accepts=f`` names a function ``f(table, target) -> cards or None`` with every card the rule
+    could let a single card bring onto that target (None: it does not look at the card); the
+    search then offers a target only the cards it accepts, and still asks the rule itself.
     """
     def decorate(fn: F) -> F:
         fn.table_wide = table_wide  # type: ignore[attr-defined]
         fn.per_source = per_source  # type: ignore[attr-defined]
         fn.per_target = per_target  # type: ignore[attr-defined]
+        fn.accepts = accepts  # type: ignore[attr-defined]
         return implements(*clauses, kind="rule")(fn)
 
     return decorate

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import fits_foundation, gather, stock_empty, top_card_only
+from replay.engine.common import fits_foundation, foundation_accepts, gather, stock_empty, top_card_only
 from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -113,7 +113,7 @@ def only_top_cards_are_played(t: Table, m: Move) -> str | None:
     return top_card_only(t, m, "the top card moves")
 
 
-@rule("ex-6", "ex-13")
+@rule("ex-6", "ex-13", accepts=foundation_accepts)
 def foundations_follow_in_suit(t: Table, m: Move) -> Reason:
     """Suitable cards go onto the foundations: the base of its kind, then in suit and sequence."""
     card = t.piles[m.src][-1]
@@ -290,9 +290,10 @@ def _foundation_play_exists(t: Table) -> bool:
             empty.append(f)
     if empty:  # a base of its kind, of a suit not yet founded for that kind (ruling foundations)
         fsuit, fbase = t.fsuit, g.fbase
+        bases = {fbase[f] for f in empty}
         founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if g.options["one_of_each"] else ()
-        for f in empty:
-            if any(C.make(fbase[f], suit) in tops for suit in range(4) if (fbase[f], suit) not in founded):
+        for card in tops:
+            if (card >> 2) in bases and (card >> 2, card & 3) not in founded:
                 return True
     return False
 

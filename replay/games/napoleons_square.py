@@ -16,7 +16,7 @@ from typing import Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import deal_round, fits_foundation, one_below_any_suit, one_below_in_suit
+from replay.engine.common import deal_round, fits_foundation, foundation_accepts, one_below_any_suit, one_below_in_suit
 from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
@@ -87,7 +87,7 @@ def only_top_cards_are_available(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ns-8", "ns-6", "ns-9", "ns-10")
+@rule("ns-8", "ns-6", "ns-9", "ns-10", accepts=foundation_accepts)
 def aces_found_and_suits_follow_up_to_the_kings(t: Table, m: Move) -> Reason:
     """Aces are played to their place as they appear; every suitable card follows in suit up to the king."""
     if m.count != 1:

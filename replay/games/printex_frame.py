@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
-                                  next_any_suit, next_in_suit, other_moves_come_first, stock_empty,
-                                  top_card_only)
+from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
+                                  gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
+                                  rank_neighbours, stock_empty, top_card_only)
 from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -100,7 +100,7 @@ def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     return top_card_only(t, m)
 
 
-@rule("pf-4", "pf-16")
+@rule("pf-4", "pf-16", accepts=foundation_accepts)
 def foundations_build_in_suit(t: Table, m: Move) -> Reason:
     """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
     card = t.piles[m.src][-1]
@@ -134,7 +134,13 @@ def build_only_after_the_third_layout(t: Table, m: Move) -> str | None:
     return "building on the table is allowed only after the third laying-out"
 
 
-@rule("pf-22")
+def _cards_that_build_on(t: Table, d: int) -> tuple[int, ...]:
+    """What build_one_card_on_another_up_or_down may let onto ``d``: nothing on a space, else a card
+    one rank above or below its top card (the ruling may ask for the same suit too)."""
+    return rank_neighbours(t, d) or ()
+
+
+@rule("pf-22", accepts=_cards_that_build_on)
 def build_one_card_on_another_up_or_down(t: Table, m: Move) -> Reason:
     """(variant cztery kąty) One playable card onto another, one rank up or down (in suit, by ruling)."""
     under = t.top(m.dst)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, gather, gathering_allowed,
-                                  next_in_suit, other_moves_come_first, stock_empty,
-                                  top_card_only)
+from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
+                                  gathering_allowed, next_in_suit, other_moves_come_first, stock_empty,
+                                  suit_neighbours, top_card_only)
 from replay.engine.game import Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -109,7 +109,7 @@ def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     return top_card_only(t, m)
 
 
-@rule("zk-5", "zk-3")
+@rule("zk-5", "zk-3", accepts=foundation_accepts)
 def foundations_build_in_suit(t: Table, m: Move) -> Reason:
     """On the aces in suit upward (2, 3, …), on the kings in suit downward (Q, J, 10, …)."""
     card = t.piles[m.src][-1]
@@ -185,7 +185,7 @@ def building_waits_for_the_whole_deck(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("zk-14")
+@rule("zk-14", accepts=suit_neighbours)
 def build_in_suit_up_or_down(t: Table, m: Move) -> Reason:
     """One playable card onto another of the same suit, one rank up or down, in any order."""
     under = t.top(m.dst)
