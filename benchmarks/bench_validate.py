@@ -111,6 +111,12 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
             out.append(t)
         return out
 
+    def unchecked():  # type: ignore[no-untyped-def]
+        for t, ms in zip(tables(), moves):
+            perform = t.game.perform
+            for m in ms:
+                perform(t, m)
+
     final = replay()
     t_parse = best(lambda: parse_all(logs), repeat)
     t_inst = best(lambda: [V.instance(p.game, p.variants, p.rulings) for p in parsed], repeat)
@@ -119,9 +125,15 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
     t_convert = best(lambda: [V.engine_moves(i, p) for i, p in zip(inst, parsed)], repeat)
     t_replay = best(replay, repeat) - t_tables
     t_outcome = best(lambda: [t.outcome() for t in final], repeat)
+    t_floor = best(unchecked, repeat) - t_tables
     return {"parse (pydantic)": t_parse, "game instance (cached)": t_inst, "deck codes": t_deck,
             "new_table (deck check)": t_tables, "names -> engine moves": t_convert,
-            "Table.apply of every move": t_replay, "outcome (result claim)": t_outcome}
+            "Table.apply of every move": t_replay, "outcome (result claim)": t_outcome,
+            FLOOR: t_floor}
+
+
+#: not a phase: the same moves carried out with Table.push, asking no rule (what any replay pays)
+FLOOR = "Table.push of every move"
 
 
 def main() -> None:
@@ -174,9 +186,14 @@ def main() -> None:
         print()
         print("where the validation time goes (one core, CPU time):")
         ph = phases(logs, args.repeat)
+        floor = ph.pop(FLOOR)
         total = sum(ph.values())
         for name, t in ph.items():
             print(f"  {name:<28} {t:8.3f} s  {100 * t / total:5.1f} %")
+        t_parse = ph["parse (pydantic)"]
+        bare = t_parse + ph["new_table (deck check)"] + floor
+        print(f"  (unchecked: {FLOOR}     {floor:8.3f} s; parse + new_table + that = {bare / t_parse:.2f} x parse,")
+        print("   the least any replay with this engine costs before a single rule is asked)")
 
     if args.parallel:
         from replay.log.runner import Options, run

@@ -140,6 +140,7 @@ class Game:
         self._width = n + 1
         self._dispatch: dict[str, list[tuple[Entry | None, tuple[Rule, ...]]]] = {}
         self._plan: list[Plan] | None = None
+        self._sorted_deck: list[int] | None = None  #: the expected deck, sorted (the quick check)
 
     # ------------------------------------------------------------------ decks
 
@@ -151,6 +152,10 @@ class Game:
 
     def check_deck(self, deck: list[int]) -> None:
         """Raise :class:`InvalidDeck` unless ``deck`` is exactly :meth:`expected_deck`."""
+        if self._sorted_deck is None:
+            self._sorted_deck = sorted(self.expected_deck().elements())
+        if sorted(deck) == self._sorted_deck:
+            return
         want = self.expected_deck()
         size = sum(want.values())
         if len(deck) != size:
