@@ -140,3 +140,16 @@ def test_rules_declared_table_wide_per_source_or_per_target_keep_their_word(game
                 break
             t.push(rng.choice(legal))
     assert checked > 100 and allowed > 100
+
+
+@pytest.mark.parametrize("src, dst", [(99, 1), (-2, 1), (1, 23), (1, -5)])
+def test_a_move_naming_no_container_of_the_layout_is_an_index_error_not_a_wrapped_index(src, dst):
+    """Engine moves come from pile names; an index outside the layout (or below -1, "none") is a
+    programming error, raised at once, never read from the other end of the list."""
+    from replay.engine.game import Move
+
+    g = create("exiles")  # 23 containers
+    t = g.new_table(g.deck_from_seed(1))
+    for ask in (t.apply, t.violation, t.allows):
+        with pytest.raises(IndexError, match="no container"):
+            ask(Move("move", src, dst))

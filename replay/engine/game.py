@@ -229,8 +229,10 @@ class Game:
 
     def _slot(self, m: Move) -> int:
         """Index of ``m``'s (source, target) pair in a :meth:`_dispatch_of` table."""
-        if not (-1 <= m.src < len(self.roles) and -1 <= m.dst < len(self.roles)):
-            raise IndexError(f"no container {m.src if not -1 <= m.src < len(self.roles) else m.dst}")
+        n = len(self.roles)
+        for i in (m.src, m.dst):
+            if not -1 <= i < n:
+                raise IndexError(f"no container {i} (the layout has {n}; -1 stands for none)")
         return (m.src + 1) * self._width + m.dst + 1
 
     def _check(self, t: Table, m: Move, compose: bool = True) -> tuple[Entry | None, tuple[str, str] | None]:
