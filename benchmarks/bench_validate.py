@@ -40,7 +40,7 @@ TARGET_RATIO = 2.0
 
 
 def forms() -> list[tuple[str, tuple[str, ...]]]:
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for gid, mod in catalog().items():
         out.append((gid, ()))
         out.extend((gid, (v,)) for v in mod.VARIANTS)
@@ -60,7 +60,7 @@ def generate(n: int, cap: int, seed0: int, jobs: int) -> list[tuple[str, bytes]]
     return [(w[0], b) for w, b in zip(work, logs)]
 
 
-def best(fn, repeat: int, clock=time.process_time) -> float:  # type: ignore[no-untyped-def]
+def best(fn, repeat: int, clock=time.process_time) -> float:
     """Best of ``repeat`` runs of ``fn``, in CPU seconds of this process (other load on the machine
     then matters little)."""
     times = []
@@ -99,10 +99,10 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
     decks = [[V._CARD[c] for c in p.deck] for p in parsed]
     moves = [V.engine_moves(i, p) for i, p in zip(inst, parsed)]
 
-    def tables():  # type: ignore[no-untyped-def]
+    def tables():
         return [i.game.new_table(d) for i, d in zip(inst, decks)]
 
-    def replay():  # type: ignore[no-untyped-def]
+    def replay():
         out = []
         for t, ms in zip(tables(), moves):
             apply = t.apply
@@ -111,7 +111,7 @@ def phases(logs: list[bytes], repeat: int) -> dict[str, float]:
             out.append(t)
         return out
 
-    def unchecked():  # type: ignore[no-untyped-def]
+    def unchecked():
         for t, ms in zip(tables(), moves):
             perform = t.game.perform
             for m in ms:

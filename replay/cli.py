@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import typer
 
@@ -42,7 +43,7 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _click_class(name: str) -> type[Exception]:
+def _click_class(name: str) -> Any:
     """Click's exception class ``name`` (typer may vendor its own copy of click)."""
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
 

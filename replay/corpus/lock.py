@@ -23,10 +23,11 @@ def update_lock(corpus: Corpus) -> tuple[str, list[str]]:
         if cid not in active:
             added.append(cid)
     order = list(active) + added
+    text: str
     for cid in order:
         if cid in active:
-            e = active[cid]
-            text, sha, quote = e.text, e.sha256, e.quote
+            entry = active[cid]
+            text, sha, quote = entry.text, entry.sha256, entry.quote
         else:
             cl = corpus.clauses[cid]
             text, sha, quote = corpus.text_of[cid], clause_hash(cl.verbatim), " ".join(cl.verbatim.split()[:6])

@@ -348,6 +348,7 @@ class Game:
                 by_dst: tuple[Rule, ...] = ()
                 keyed: tuple[Rule, ...] = ()
                 targets: tuple[tuple[int, Move], ...] = ()
+                groups: list[tuple[int, tuple[Move, ...]]] | None
                 if entry.candidates is not None:
                     groups = None
                 elif sr is None:
@@ -430,13 +431,13 @@ class Game:
                     for c in cards:
                         wants.setdefault(c, set()).add(d)
         piles = t.piles
+        ok: set[int] = free
         for src, moves in groups:
             if (src >= 0 and not piles[src]) or not moves:
                 continue
             if keyed:
-                ok = wants.get(piles[src][-1])
-                if free:
-                    ok = free | ok if ok else free
+                taking = wants.get(piles[src][-1])
+                ok = (free | taking if free else taking) if taking else free
                 if not ok:
                     continue  # no target takes this card
             if by_src and any(r(t, moves[0]) for r in by_src):

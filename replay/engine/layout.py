@@ -28,14 +28,11 @@ class Layout:
 
     @classmethod
     def from_spec(cls, spec: LayoutSpec) -> Layout:
-        names, roles, rows, cols, labels = [], [], [], [], []
-        for p in spec.piles:
-            names.append(p.name), roles.append(p.role), rows.append(p.row), cols.append(p.col)
-            labels.append(p.label)
-        for f in spec.foundations:
-            names.append(f.name), roles.append(FOUNDATION), rows.append(f.row), cols.append(f.col)
-            labels.append(None)
-        return cls(spec, tuple(names), tuple(roles), tuple(rows), tuple(cols), tuple(labels))
+        piles: list[tuple[str, str, float, float, str | None]] = [(p.name, p.role, p.row, p.col, p.label)
+                                                                    for p in spec.piles]
+        piles += [(f.name, FOUNDATION, f.row, f.col, None) for f in spec.foundations]
+        names, roles, rows, cols, labels = zip(*piles)
+        return cls(spec, names, roles, rows, cols, labels)
 
     # ------------------------------------------------------------------ lookup
 

@@ -15,12 +15,12 @@ every gap is filled by a ruling or a resolved entry of the register.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import fits_foundation, foundation_accepts, gather, stock_empty, top_card_only
-from replay.engine.game import Move, Reason, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -315,7 +315,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["foundations"])
     layout = Layout.from_spec(spec)
     one_of_each = readings["foundations"] == "aces-and-kings"
-    options = {
+    options: dict[str, Any] = {
         "packets": layout.order("deal"),
         "exiles": layout.single(RESERVE),
         "recheck_replacement": readings["replacement-number"] == "same",
@@ -329,7 +329,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.before_every_move(a_travelling_chain_is_followed_to_its_end, except_types=("tuck",))
     book.allow("deal", rules=[deal_while_the_pack_lasts], perform=deal_a_row_counting_one_to_thirteen)
     book.allow("redeal", rules=[gather_when_the_exiles_are_out], perform=take_up_the_packets_in_order)
-    to_foundation = [only_top_cards_are_played, foundations_follow_in_suit]
+    to_foundation: list[Rule] = [only_top_cards_are_played, foundations_follow_in_suit]
     if one_of_each:
         to_foundation.append(one_foundation_of_each_suit_per_kind)
     book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=[a_freed_card_ends_the_chain])

@@ -12,12 +12,12 @@ turned one card at a time onto the talon, and there is no re-deal (see
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import deal_round, fits_foundation, foundation_accepts, one_below_any_suit, one_below_in_suit
-from replay.engine.game import Move, Reason, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
 
@@ -60,7 +60,7 @@ def deal(t: Table, m: Move) -> None:
 
 
 @rule("ns-7", "ns-4", table_wide=True)
-def deal_while_the_pack_lasts(t: Table, m: Move) -> str | None:
+def deal_while_the_pack_lasts(t: Table, m: Move) -> Reason:
     """The square is dealt first; then the pack is turned a card at a time until it is out."""
     if not t.piles[t.game.stock]:
         return ("ns-4", "the pack is out; there is no re-deal")
@@ -116,7 +116,7 @@ def marriages_descend_on_the_square(t: Table, m: Move) -> Reason:
 
 
 @rule("ns-11", "ns-1")
-def a_moved_sequence_is_a_marriage(t: Table, m: Move) -> str | None:
+def a_moved_sequence_is_a_marriage(t: Table, m: Move) -> Reason:
     """(ruling sequence-moves) Several cards move together only as a descending married sequence."""
     if m.count == 1:
         return None
@@ -186,7 +186,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     spec = next(s for s in corpus.layouts.values() if s.game == ID)
     layout = Layout.from_spec(spec)
     in_suit = readings["marriage-suit"] == "in-suit"
-    options = {
+    options: dict[str, Any] = {
         "packets": layout.order("deal"),
         "talon": layout.single(WASTE),
         "in_suit": in_suit,

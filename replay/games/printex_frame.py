@@ -13,12 +13,14 @@ figure: they are the layouts and arrangements the rulings ``frame`` and
 
 from __future__ import annotations
 
+from typing import Any
+
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
-from replay.engine.game import Move, Reason, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -68,19 +70,19 @@ def deal_sixteen_on_the_same_positions(t: Table, m: Move) -> None:
 
 
 @rule("pf-18", table_wide=True)
-def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
+def deal_only_while_the_deck_lasts(t: Table, m: Move) -> Reason:
     """We deal "to the end of the deck": no deal from an empty stock."""
     return deck_not_dealt_out(t)
 
 
 @rule("pf-15", "pf-19", table_wide=True)
-def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
+def deal_only_when_no_move_remains(t: Table, m: Move) -> Reason:
     """(ruling deal-timing = when-stuck) The next deal comes after all possible moves are made."""
     return other_moves_come_first(t, m, "pf-19")
 
 
 @rule("pf-19", "pf-20", table_wide=True)
-def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
+def gather_only_when_the_deck_is_out(t: Table, m: Move) -> Reason:
     """The piles are gathered after all cards are dealt, and the deck is laid out three times at most."""
     return gathering_allowed(t, PASSES, "pf-20", "three layouts of the deck are all the game allows")
 
@@ -118,7 +120,7 @@ def position_decides_which_foundations_a_card_reaches(t: Table, m: Move) -> str 
 
 
 @rule("pf-21", "pf-10")
-def any_pile_plays_after_the_third_deal(t: Table, m: Move) -> str | None:
+def any_pile_plays_after_the_third_deal(t: Table, m: Move) -> Reason:
     """(variant) After the third laying-out of the deck, cards may go to the foundations from any pile."""
     if stock_empty(t) and t.passes >= PASSES:
         return None
@@ -190,7 +192,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         for f in found:
             reach[p][f] = p in corners or layout.in_line(p, f)
     in_suit = readings["build-suit"] == "in-suit"
-    options = {
+    options: dict[str, Any] = {
         "first_deal": layout.order("deal"),
         "later_deal": layout.order("later_deal"),
         "gather": layout.order("gather"),
@@ -204,8 +206,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     }
 
     book = RuleBook(layout)
-    deal_rules = [deal_only_while_the_deck_lasts]
-    redeal_rules = [gather_only_when_the_deck_is_out]
+    deal_rules: list[Rule] = [deal_only_while_the_deck_lasts]
+    redeal_rules: list[Rule] = [gather_only_when_the_deck_is_out]
     if readings["deal-timing"] == "when-stuck":
         deal_rules.append(deal_only_when_no_move_remains)
         redeal_rules.append(deal_only_when_no_move_remains)

@@ -15,12 +15,14 @@ one row), ``gotycki-zamek`` (bases placed during the deal) and
 
 from __future__ import annotations
 
+from typing import Any
+
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_in_suit, other_moves_come_first, stock_empty,
                                   suit_neighbours, top_card_only)
-from replay.engine.game import Move, Reason, RuleBook, Setup, Table
+from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -77,19 +79,19 @@ def deal_twelve_in_the_order_of_the_figure(t: Table, m: Move) -> None:
 
 
 @rule("zk-13", table_wide=True)
-def deal_only_while_the_deck_lasts(t: Table, m: Move) -> str | None:
+def deal_only_while_the_deck_lasts(t: Table, m: Move) -> Reason:
     """We deal twelve at a time "to the end of the deck"."""
     return deck_not_dealt_out(t)
 
 
 @rule("zk-10", "zk-11", "zk-15", table_wide=True)
-def deal_only_when_no_move_remains(t: Table, m: Move) -> str | None:
+def deal_only_when_no_move_remains(t: Table, m: Move) -> Reason:
     """(ruling deal-timing = when-stuck) The next deal, or the gathering (zk-15), comes after all possible moves."""
     return other_moves_come_first(t, m, "zk-15", gathering="gathering")
 
 
 @rule("zk-15", "zk-16", table_wide=True)
-def gather_only_when_the_deck_is_out(t: Table, m: Move) -> str | None:
+def gather_only_when_the_deck_is_out(t: Table, m: Move) -> Reason:
     """The piles are gathered after the deck is dealt out; it is laid out three times at most."""
     return gathering_allowed(t, PASSES, "zk-16", "three layouts of the deck are all the game allows")
 
@@ -155,7 +157,7 @@ def ace_and_king_of_a_suit_share_a_row(t: Table, m: Move) -> str | None:
 
 
 @rule("zk-22", "zk-8")
-def bases_come_from_anywhere(t: Table, m: Move) -> str | None:
+def bases_come_from_anywhere(t: Table, m: Move) -> Reason:
     """(cztery kąty) Base cards are placed regardless of where they lie; other cards keep to zk-7 and zk-8."""
     if not t.piles[m.dst]:
         return None
@@ -279,7 +281,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         for f in found:
             reach[p][f] = p in corners or near(p, f)
     row_partner = {f: tuple(g for g in found if g != f and layout.same_row(f, g)) for f in found}
-    options = {
+    options: dict[str, Any] = {
         "deal": layout.order("deal"),
         "gather": layout.order("gather"),
         "bottom_first": readings["gather-order"] == "piles-bottom-first",
@@ -292,8 +294,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     }
 
     book = RuleBook(layout)
-    deal_rules = [deal_only_while_the_deck_lasts]
-    redeal_rules = [gather_only_when_the_deck_is_out]
+    deal_rules: list[Rule] = [deal_only_while_the_deck_lasts]
+    redeal_rules: list[Rule] = [gather_only_when_the_deck_is_out]
     if readings["deal-timing"] == "when-stuck":
         deal_rules.append(deal_only_when_no_move_remains)
         redeal_rules.append(deal_only_when_no_move_remains)

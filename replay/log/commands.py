@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -66,10 +66,11 @@ def _validate(files: list[str], errors: list, lenient: bool, until: int | None, 
     reports = list(errors)
     opts = Options(lenient=lenient, until=until)
     progress = _progress(len(files))
-    emit = typer.echo
+    emit: Callable[[str], None] = typer.echo
     if progress is not None and sys.stdout.isatty():
-        def emit(line: str) -> None:  # noqa: F811 - same terminal: print above the bar
+        def above_the_bar(line: str) -> None:  # same terminal: print above the bar
             progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        emit = above_the_bar
     if fmt is Format.text:
         for r in errors:
             for line in report_lines(r):
@@ -95,7 +96,7 @@ def _validate(files: list[str], errors: list, lenient: bool, until: int | None, 
     return exit_code(reports)
 
 
-def _progress(n: int):  # type: ignore[no-untyped-def]
+def _progress(n: int):
     """A progress bar on standard error when it is a terminal and there are several logs."""
     if n < 2 or not sys.stderr.isatty():
         return None
@@ -208,7 +209,7 @@ def show(
     if report.problems:
         rp = Replay(parsed, name, data)
         p = report.problems[0]
-        rp.place(p, ["moves", p.move])
+        rp.place(p, ["moves", p.move] if p.move is not None else [])
         for line in problem_lines(Report(file=name), p):
             typer.echo(line, err=True)
         typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)

@@ -81,7 +81,8 @@ def play(game: Game, deck: list[int], seed: int, max_moves: int = 2000, eager: f
         found = [m for m in legal if m.type == "move" and _progress(game, m)]
         dealing = [m for m in legal if m.type in ("deal", "redeal")]
         other = [m for m in legal if m not in found and m not in dealing]
-        rng.shuffle(found), rng.shuffle(other), rng.shuffle(dealing)
+        for moves in (found, other, dealing):
+            rng.shuffle(moves)
         if found and rng.random() < eager:
             order = found + other + dealing
         elif other and rng.random() < patience:

@@ -394,8 +394,8 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
     try:
         table = game.new_table(deck)
     except InvalidDeck as e:
-        bad = _deck_problem(game, deck, e)
-        report.add(rp.place(Problem(bad.code, bad.message), bad.path))
+        wrong = _deck_problem(game, deck, e)
+        report.add(rp.place(Problem(wrong.code, wrong.message), wrong.path))
         return report
     try:
         moves = engine_moves(inst, log)

@@ -78,11 +78,11 @@ def generate(d: SiteData) -> Generated:
         out.anchors[uri] = [(f"source:{i.name}", f"L{i.line}-L{i.end_line}")
                             for i in d.impls.values() if i.file == path]
     # example games
-    for e in d.examples:
-        r = ex.replay_example(d, e)
+    for example in d.examples:
+        r = ex.replay_example(d, example)
         out.examples.append(r)
-        out.add(e.page, ex.example_page(d, r))
-        out.add(e.page[:-3] + ".json", e.path.read_bytes(), in_nav=False)
+        out.add(example.page, ex.example_page(d, r))
+        out.add(example.page[:-3] + ".json", example.path.read_bytes(), in_nav=False)
     out.add(ex.INDEX, ex.examples_index(d, out.examples, ex.broken_reports(d)))
     return out
 

@@ -205,16 +205,16 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
     out += ["</div>", ""]
     if diplomatic != c.verbatim:
         fixes = d.corpus.clause_corrections(c.id)
-        kinds = OrderedDict()
+        kinds: OrderedDict[tuple[str, str, str], int] = OrderedDict()
         for k in fixes:
             kinds.setdefault((k.sic, k.corr, k.kind), 0)
             kinds[(k.sic, k.corr, k.kind)] += 1
         listed = "; ".join(f"“{esc(s)}” → “{esc(r)}” ({kind}{', ×' + str(n) if n > 1 else ''})"
                            for (s, r, kind), n in kinds.items())
-        body = [f'<div lang="{lang}" markdown>', "", mark_terms(esc(c.verbatim), words or {}), "", "</div>", "",
-                f"Repairs made in the text above: {listed}. The whole verbatim text: "
-                f"[text {tid}]({link.verbatim(tid)})."]
-        out.append('??? quote "Verbatim, as digitized"\n\n' + indent("\n".join(body)) + "\n")
+        verbatim = [f'<div lang="{lang}" markdown>', "", mark_terms(esc(c.verbatim), words or {}), "", "</div>", "",
+                    f"Repairs made in the text above: {listed}. The whole verbatim text: "
+                    f"[text {tid}]({link.verbatim(tid)})."]
+        out.append('??? quote "Verbatim, as digitized"\n\n' + indent("\n".join(verbatim)) + "\n")
     return "\n".join(out)
 
 

@@ -33,9 +33,10 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     d = SiteData.collect()
     gen = build.generate(d)
     for uri, content in gen.files.items():
-        if files.get_file_from_path(uri) is not None:
+        written = files.get_file_from_path(uri)
+        if written is not None:
             log.warning("replay site: docs/%s exists but the site generates it; remove the file", uri)
-            files.remove(files.get_file_from_path(uri))
+            files.remove(written)
         inclusion = InclusionLevel.NOT_IN_NAV if uri in gen.not_in_nav else InclusionLevel.UNDEFINED
         files.append(File.generated(config, uri, content=content, inclusion=inclusion))
     present = {f.src_uri for f in files.documentation_pages()}

@@ -119,7 +119,7 @@ def trace_command(
             corpus = default_corpus()
             typer.echo("nearest:")
             for n in near:
-                cl = corpus.clauses[n["clause"]]
+                cl = corpus.clauses[str(n["clause"])]
                 typer.echo(f"  {n['clause']}  {' '.join(cl.translation.split())[:90]}")
     raise typer.Exit(1)
 
