@@ -15,6 +15,7 @@ every gap is filled by a ruling or a resolved entry of the register.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Iterator
 
 from replay.corpus.loader import Corpus
@@ -225,8 +226,7 @@ def follow_the_chain(t: Table, m: Move) -> None:
 
 def _positions(t: Table, packets: tuple[int, ...], src: int, dst: int) -> tuple[int, int]:
     """Hashes of the packets now, and after the top card of packet ``src`` goes under packet ``dst``."""
-    piles = t.piles
-    now = list(map(tuple, map(piles.__getitem__, packets)))
+    now = list(map(tuple, t.game.options["packet_piles"](t.piles)))
     h = hash(tuple(now))
     i, j = packets.index(src), packets.index(dst)
     card = now[i][-1]
@@ -275,16 +275,14 @@ def _foundation_play_exists(t: Table) -> bool:
     """Whether the top card of some packet can go to a foundation."""
     g = t.game
     piles = t.piles
-    tops = {p[-1] for p in map(piles.__getitem__, g.options["packets"]) if p}
+    tops = {p[-1] for p in g.options["packet_piles"](piles) if p}
     if not tops:
         return False
-    fdir = g.fdir
     empty = []
-    for f in g.foundations:
+    for f, step in g.options["foundation_steps"]:
         pile = piles[f]
         if pile:
-            top = pile[-1]
-            if 0 <= (top >> 2) + fdir[f] <= C.KING and top + 4 * fdir[f] in tops:  # next in suit and direction
+            if pile[-1] + step in tops:  # the next card in suit and direction (none past a king or an ace)
                 return True
         else:
             empty.append(f)
@@ -317,6 +315,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     one_of_each = readings["foundations"] == "aces-and-kings"
     options: dict[str, Any] = {
         "packets": layout.order("deal"),
+        "packet_piles": itemgetter(*layout.order("deal")),  # all the packets' piles in one call
+        "foundation_steps": tuple((f, 4 * layout.direction(f)) for f in layout.foundations),  # card + step: next
         "exiles": layout.single(RESERVE),
         "recheck_replacement": readings["replacement-number"] == "same",
         "play_after_deal": readings["play-during-deal"] == "after",
