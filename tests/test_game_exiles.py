@@ -209,6 +209,44 @@ def test_when_nothing_more_plays_the_top_exile_goes_under_the_packet_of_its_numb
     assert top_codes(t, "exiles") == ["6S"]
 
 
+@clause("ex-8", "ex-13")
+def test_the_exiles_wait_while_an_ace_can_refound_a_foundation_emptied_by_the_change(ex):
+    """A1's only card, the ace of spades, was changed to the descending order (ex-13): A1 is empty
+    but stays the foundation of spades, so the other ace of spades may found it again; while it
+    lies on a packet, the exiles wait (the check once counted A1's own suit as taken)."""
+    t = quiet(ex, {"p1": ["AS"]}, exiles=["5H"], foundations={"A1": [], "K1": run("KS", 13, -1)})
+    t.fsuit[ex.layout.index("A1")] = C.suit_of(C.parse("AS"))
+    assert cited(t, mv(ex, "move", "p1", "A1")) is None
+    assert cited(t, mv(ex, "tuck", "exiles", "p5")) == "ex-8"
+
+
+def test_the_quick_foundation_check_agrees_with_the_foundation_rules():
+    """_foundation_play_exists (asked at every step of a chain) is true exactly when some packet's
+    top card fits a foundation by the rules a move there is checked by."""
+    import random
+
+    from replay.engine.common import fits_foundation
+    from replay.games.exiles import _base_allowed, _foundation_play_exists
+
+    rng = random.Random(3)
+    checked = {True: 0, False: 0}
+    for rulings in ({}, {"foundations": "eight-aces"}, {"reversal": "unlimited"}):
+        g = create("exiles", rulings=rulings)
+        packets = g.options["packets"]
+        for seed in range(6):
+            t = g.new_table(g.deck_from_seed(seed))
+            for _ in range(400):
+                want = any(t.piles[p] and fits_foundation(t, f, t.piles[p][-1]) and _base_allowed(t, f, t.piles[p][-1])
+                           for p in packets for f in g.foundations)
+                assert _foundation_play_exists(t) == want, (rulings, seed, t.snapshot())
+                checked[want] += 1
+                legal = t.legal_moves()
+                if not legal:
+                    break
+                t.push(rng.choice(legal))
+    assert checked[True] > 50 and checked[False] > 50, checked
+
+
 @clause("ex-8")
 def test_an_exile_that_suits_a_foundation_is_played_there_not_put_under(ex):
     t = quiet(ex, {"p4": ["9C"]}, exiles=["4S"])  # the 4S follows A 2 3 of spades

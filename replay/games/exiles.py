@@ -272,7 +272,9 @@ def _base_allowed(t: Table, f: int, card: int) -> bool:
 
 
 def _foundation_play_exists(t: Table) -> bool:
-    """Whether the top card of some packet can go to a foundation."""
+    """Whether the top card of some packet can go to a foundation (what :func:`fits_foundation` and
+    :func:`_base_allowed` allow, found without asking them of every pair: this runs at every step
+    of a chain; a test holds the two to the same answer)."""
     g = t.game
     piles = t.piles
     tops = {p[-1] for p in g.options["packet_piles"](piles) if p}
@@ -286,12 +288,19 @@ def _foundation_play_exists(t: Table) -> bool:
                 return True
         else:
             empty.append(f)
-    if empty:  # a base of its kind, of a suit not yet founded for that kind (ruling foundations)
-        fsuit, fbase = t.fsuit, g.fbase
-        bases = {fbase[f] for f in empty}
-        founded = {(fbase[f], fsuit[f]) for f in g.foundations if fsuit[f] >= 0} if g.options["one_of_each"] else ()
-        for card in tops:
-            if (card >> 2) in bases and (card >> 2, card & 3) not in founded:
+    if not empty:
+        return False
+    # An empty foundation takes its base, of its own suit if it keeps one (fits_foundation), where one
+    # of each allows: no other foundation of its kind holds that suit (_base_allowed).
+    fsuit, fbase = t.fsuit, g.fbase
+    owner = {(fbase[h], fsuit[h]): h for h in g.foundations if fsuit[h] >= 0} if g.options["one_of_each"] else {}
+    by_base: dict[int, list[int]] = {}
+    for f in empty:
+        by_base.setdefault(fbase[f], []).append(f)
+    for card in tops:
+        rank, suit = card >> 2, card & 3
+        for f in by_base.get(rank, ()):
+            if fsuit[f] in (-1, suit) and owner.get((rank, suit), f) == f:
                 return True
     return False
 
