@@ -22,7 +22,6 @@ FORMAT = "replay-log/1"
 
 def steps_from(game: Game, table: Table, moves: Iterable[Move]) -> list[dict[str, Any]]:
     """Log entries of ``moves`` played on (a copy of) ``table``, each naming the card it moves."""
-
     t = table.copy()
     out = []
     for m in moves:

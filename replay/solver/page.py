@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from replay.solver.table import home as _home  # the terminal table's column, in the same words
+
 GAME_TITLES = {
     "printex-frame": "Printex frame (text 000)",
     "zwarta-kolumna": "Zwarta kolumna (text 001)",
@@ -34,12 +36,6 @@ def _form_name(row: dict[str, Any]) -> str:
 
 def _seeds(data: dict[str, Any], n: int) -> str:
     return f"{data['seed']}–{data['seed'] + n - 1}"
-
-
-def _home(s: dict[str, Any], g: dict[str, Any] | None) -> str:
-    a = f"{s['mean_home']:.1f}" if "mean_home" in s else "–"
-    b = f"{g['mean_home']:.1f}" if g and "mean_home" in g else "–"
-    return f"{a} / {b}"
 
 
 def _cards(h: dict[str, Any] | None) -> str:

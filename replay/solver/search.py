@@ -31,7 +31,7 @@ is deterministic; a time budget makes it depend on the machine.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from replay.engine import cards as C
@@ -144,7 +144,6 @@ def profile_for(game: Game) -> Profile:
 
 
 # ----------------------------------------------------------------------------- keys
-
 
 
 def position_key(game: Game, profile: Profile | None = None) -> Callable[[Table], tuple]:

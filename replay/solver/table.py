@@ -196,7 +196,7 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
     extra = {}
     if modern:
         s = summarize(by_form[NAPOLEON_MODERN][:ruling_deals])
-        d = summarize(by_form[Form(NAPOLEON_MODERN.game, NAPOLEON_MODERN.variants)][:ruling_deals])
+        d = summarize(by_form[ns_default][:ruling_deals])
         extra["napoleon_modern"] = {**NAPOLEON_MODERN.as_dict(), "label": NAPOLEON_MODERN.label, **s,
                                     "paired_solver": paired(s["solver"]["results"], d["solver"]["results"])}
     return {
