@@ -51,8 +51,6 @@ def new_log(game: Game, deck: list[int], moves: Iterable[dict[str, Any]] = (), r
     return log
 
 
-
-
 def _progress(game: Game, m: Move) -> bool:
     """Moves that can never bring back an earlier position (a card onto a foundation, a deal, a redeal)."""
     return m.type in ("deal", "redeal") or (m.dst >= 0 and game.roles[m.dst] == FOUNDATION
@@ -133,7 +131,7 @@ def dumps(log: dict[str, Any]) -> str:
         value = log[key]
         comma = "," if k < len(keys) - 1 else ""
         if key == "moves" and value:
-            lines.append(f'  "moves": [')
+            lines.append('  "moves": [')
             for i, step in enumerate(value):
                 lines.append("    " + one(step) + ("," if i < len(value) - 1 else ""))
             lines.append("  ]" + comma)

@@ -511,5 +511,4 @@ def replay_to(log: GameLog, step: int | None, rulings: Mapping[str, str] | None 
 
 
 __all__ = ["Bad", "Instance", "Report", "Problem", "check_bytes", "check_file", "check_log", "engine_moves", "instance",
-           "parse",
-           "replay_to", "ReplayError"]
+           "parse", "replay_to", "ReplayError"]
