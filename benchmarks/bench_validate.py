@@ -14,6 +14,9 @@ one core, best of --repeat runs:
   ``Game.step`` (what ``Table.apply`` does), find the outcome and check the result claim.
 
 Targets (issue #4): at least 200,000 moves/s on one core, and validate no more than twice parse.
+Also timed (issue #13): ``validate --lenient`` on a Napoleon's Square log followed by
+--violations illegal deals (default 10,000), which must take under 2 s on one core, and the
+cost per violation at a tenth of that many (it must not grow with their number).
 --phases splits the validation time into its phases; --parallel also times the whole command
 path over files on every core.  Nothing here is a test: it prints figures.
 """
@@ -37,6 +40,36 @@ from replay.log.validate import check_bytes  # noqa: E402
 
 TARGET_MOVES_PER_S = 200_000
 TARGET_RATIO = 2.0
+TARGET_LENIENT_S = 2.0
+
+
+def many_violations(n: int) -> bytes:
+    """A finished Napoleon's Square game followed by ``n`` deals from the empty stock (each illegal)."""
+    import json
+
+    d = json.loads(dumps(played_log(create("napoleons-square"), 1, 1000)))
+    d.pop("result", None)
+    d["moves"] += [{"type": "deal"}] * n
+    return json.dumps(d, indent=1).encode()
+
+
+def lenient_rows(n: int, repeat: int) -> None:
+    print()
+    print(f"validate --lenient, one core, CPU time, best of {repeat}:")
+    per = []
+    for k in (max(1, n // 10), n):
+        raw = many_violations(k)
+        report = check_bytes(raw, lenient=True)
+        found = sum(p.code == "illegal-move" for p in report.problems)
+        t = best(lambda: check_bytes(raw, lenient=True), repeat)
+        per.append(t / k)
+        verdict = ""
+        if k == n:
+            verdict = f"  {'meets' if t < TARGET_LENIENT_S else 'MISSES'} the target of under {TARGET_LENIENT_S:g} s"
+        print(f"  {found:>7,} violations  {len(raw) / 1e3:8.0f} kB  {t:8.3f} s  {1e6 * t / k:8.1f} us/violation"
+              f"{verdict}")
+    print(f"  cost per violation at {n:,} / at {max(1, n // 10):,}: {per[1] / per[0]:.2f} "
+          "(near 1: linear in the number of violations)")
 
 
 def forms() -> list[tuple[str, tuple[str, ...]]]:
@@ -140,6 +173,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--phases", action="store_true", help="split the validation time into its phases")
     ap.add_argument("--parallel", action="store_true", help="also time `replay validate` over files on every core")
+    ap.add_argument("--violations", type=int, default=10_000,
+                    help="violations in the --lenient log (default 10,000; 0: skip that row)")
     args = ap.parse_args()
 
     cores = os.cpu_count() or 1
@@ -177,6 +212,9 @@ def main() -> None:
         moves = sum(r.moves for (g, _), r in zip(generated, reports) if g == gid)
         tp, tv = interleaved(mine, args.repeat)
         print(f"  {gid:<18} {len(mine):>5} {moves:>8,} {moves / tv:>12,.0f} {tv / tp:>15.2f}")
+
+    if args.violations:
+        lenient_rows(args.violations, args.repeat)
 
     if args.phases:
         print()

@@ -226,3 +226,30 @@ def test_the_readme_command_validates_the_examples():
                           timeout=120)
     assert proc.returncode == 0, proc.stdout.decode()[-2000:]
     assert proc.stdout.decode().splitlines()[-1].endswith("valid")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_reports_are_written_as_they_are_made_not_kept_to_the_end(monkeypatch, capsys, fmt):
+    """Memory stays flat over many logs: each verdict is out before the next log is checked."""
+    from replay.log import commands, runner
+    from replay.log.report import Report
+
+    seen: list[str] = []
+    out: list[str] = []
+
+    def fake_run(files, opts, jobs=None):  # type: ignore[no-untyped-def]
+        for f in files:
+            out.append(capsys.readouterr().out)
+            if seen:  # the previous report must already be on stdout
+                assert seen[-1] in out[-1], f"{seen[-1]} not written before {f} was checked"
+            seen.append(f)
+            yield Report(file=f, game="zwarta-kolumna", moves=1, replayed=1, outcome="lost")
+
+    monkeypatch.setattr(runner, "run", fake_run)
+    files = [f"log-{i}.json" for i in range(5)]
+    code = commands._validate(files, [], False, None, commands.Format(fmt), 1, False)
+    assert code == 0 and len(seen) == 5
+    if fmt == "json":
+        doc = json.loads("".join(out) + capsys.readouterr().out)
+        assert [r["file"] for r in doc["logs"]] == files
+        assert doc["summary"]["valid"] == 5 and doc["exit_code"] == 0

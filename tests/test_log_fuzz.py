@@ -259,3 +259,76 @@ def test_lenient_and_until_never_escape_and_stay_ordered(data):
     if until is not None and strict.verdict != MALFORMED:
         assert strict.replayed <= until
         assert all(m < until for m in moves)
+
+
+# --------------------------------------------------------------------------- regressions (issue #13)
+
+
+def _many_deals(n: int, indent: int | None = 1) -> bytes:
+    """A finished Napoleon's Square game (empty stock) followed by ``n`` deals, each illegal."""
+    d = json.loads(json.dumps(base(7)))
+    d.pop("result", None)
+    d["moves"] += [{"type": "deal"}] * n
+    return json.dumps(d, indent=indent).encode()
+
+
+def _scanned(raw: bytes, monkeypatch: Any) -> tuple[int, Any]:
+    """Characters the locator's scanner stepped over while --lenient placed every violation."""
+    from replay.log import locate
+
+    count = [0]
+    skip = locate._skip
+
+    def counting(s: str, i: int) -> int:
+        end = skip(s, i)
+        count[0] += end - i
+        return end
+
+    monkeypatch.setattr(locate, "_skip", counting)
+    report = check_bytes(raw, "many.json", lenient=True)
+    monkeypatch.setattr(locate, "_skip", skip)
+    return count[0], report
+
+
+def test_lenient_places_violations_in_one_pass_over_the_text(monkeypatch):
+    """Placing n violations must cost one pass over the text, not one per violation (it was quadratic)."""
+    per_char = []
+    for n in (100, 800):
+        for indent in (None, 1):
+            raw = _many_deals(n, indent)
+            scanned, report = _scanned(raw, monkeypatch)
+            assert sum(p.code == "illegal-move" for p in report.problems) == n
+            last = report.problems[-1]
+            assert last.move == len(base(7)["moves"]) + n - 1 and last.written == '{"type": "deal"}'
+            # the scanner walks the moves array once; its elements' own text again when one is quoted
+            assert scanned <= 3 * len(raw), (n, indent, scanned, len(raw))
+            per_char.append(scanned / len(raw))
+    assert max(per_char) / min(per_char) < 1.5  # the same work per character at 100 and 800 violations
+
+
+def test_lenient_line_numbers_are_right_when_placed_from_the_index():
+    raw = _many_deals(30)
+    text = raw.decode()
+    report = check_bytes(raw, "many.json", lenient=True)
+    for p in report.problems:
+        assert p.line is not None and p.column is not None
+        line = text.split("\n")[p.line - 1]
+        assert line[p.column - 1:].startswith("{"), (p.move, line)
+
+
+def test_lenient_keeps_snapshots_for_the_first_violations_only_and_says_so():
+    from replay.log.report import report_lines
+    from replay.log.validate import MAX_SNAPSHOTS
+
+    n = MAX_SNAPSHOTS + 7
+    report = check_bytes(_many_deals(n), "many.json", lenient=True)
+    assert len(report.problems) == n
+    assert all(p.snapshot is not None for p in report.problems[:MAX_SNAPSHOTS])
+    assert all(p.snapshot is None and p.held for p in report.problems[MAX_SNAPSHOTS:])
+    assert report.snapshots_omitted == 7 and report.to_json()["snapshots_omitted"] == 7
+    assert report_lines(report)[-1].endswith(f"; table snapshots kept for the first {MAX_SNAPSHOTS} only, 7 omitted")
+
+
+def test_lenient_skips_a_deal_from_an_empty_stock():
+    report = check_bytes(_many_deals(3), "many.json", lenient=True)
+    assert [p.carried_out for p in report.problems] == [False, False, False]

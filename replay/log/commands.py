@@ -60,10 +60,10 @@ def validate(
 
 def _validate(files: list[str], errors: list, lenient: bool, until: int | None, fmt: Format, jobs: int | None,
               quiet: bool) -> int:
-    from replay.log.report import exit_code, json_document, report_lines, summary_line, count_verdicts
+    """Validate ``files``, writing each verdict as soon as it is known (reports are not kept: memory stays flat)."""
+    from replay.log.report import JsonStream, Report, Tally, report_lines, summary_line
     from replay.log.runner import Options, run
 
-    reports = list(errors)
     opts = Options(lenient=lenient, until=until)
     progress = _progress(len(files))
     emit: Callable[[str], None] = typer.echo
@@ -71,29 +71,36 @@ def _validate(files: list[str], errors: list, lenient: bool, until: int | None, 
         def above_the_bar(line: str) -> None:  # same terminal: print above the bar
             progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
         emit = above_the_bar
-    if fmt is Format.text:
-        for r in errors:
+    stream = JsonStream(lambda text: typer.echo(text, nl=False)) if fmt is Format.json else None
+    tally = stream.tally if stream is not None else Tally()
+
+    def one(r: Report, out: Callable[[str], None]) -> None:
+        if stream is not None:
+            stream.add(r)
+            return
+        tally.add(r)
+        if not (quiet and r.ok):
             for line in report_lines(r):
-                typer.echo(line, err=False)
+                out(line)
+
+    for r in errors:
+        one(r, typer.echo)
     try:
         if progress is not None:
             progress.start()
             task = progress.add_task("validating", total=len(files))
         for r in run(files, opts, jobs):
-            reports.append(r)
             if progress is not None:
                 progress.advance(task)
-            if fmt is Format.text and not (quiet and r.ok):
-                for line in report_lines(r):
-                    emit(line)
+            one(r, emit)
     finally:
         if progress is not None:
             progress.stop()
-    if fmt is Format.json:
-        typer.echo(json_document(reports))
-    elif len(reports) > 1:
-        typer.echo(summary_line(count_verdicts(reports)))
-    return exit_code(reports)
+    if stream is not None:
+        return stream.close()
+    if tally.total > 1:
+        typer.echo(summary_line(tally.counts))
+    return tally.exit_code
 
 
 def _progress(n: int):

@@ -4,16 +4,24 @@ Used only when a problem is reported (never on the fast path).  The scanner foll
 path through objects and arrays, skipping other values without building them; it does not
 recurse, so deep nesting cannot overflow the stack.  On text that is not valid JSON it
 gives up quietly (returns None).
+
+A log with many problems (``validate --lenient``) is placed through one :class:`Index` per
+log: the first question about a move records the offsets of every element of the
+``moves`` array in one pass, and line numbers come from the offsets of the newlines,
+found once; so placing *n* problems costs one pass over the text plus a little per
+problem, not *n* passes.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from typing import Sequence
 
 _WS = re.compile(r"[ \t\r\n]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_PLAIN = re.compile(r'[^"\[\]{}]+')  # a run of characters that open or close nothing
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
 
 
@@ -47,6 +55,9 @@ def _skip(s: str, i: int) -> int:
                 depth -= 1
                 if depth == 0:
                     return i + 1
+            else:
+                i = _PLAIN.match(s, i).end()  # type: ignore[union-attr]
+                continue
             i += 1
         raise ValueError
     m = _SCALAR.match(s, i)
@@ -55,10 +66,13 @@ def _skip(s: str, i: int) -> int:
     return m.end()
 
 
-def span(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
-    """Start and end offsets of the value at ``path`` (keys and indices), or None when not found."""
+def span(text: str, path: Sequence[str | int], start: int = 0) -> tuple[int, int] | None:
+    """Start and end offsets of the value at ``path`` (keys and indices), or None when not found.
+
+    ``start`` is where the value the path starts from begins (default: the whole text).
+    """
     try:
-        i = _ws(text, 0)
+        i = _ws(text, start)
         for part in path:
             if isinstance(part, int):
                 if text[i] != "[":
@@ -98,6 +112,69 @@ def span(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
         return None
 
 
+def elements(text: str, start: int) -> list[tuple[int, int]] | None:
+    """Start and end offsets of every element of the array beginning at ``start``, in one pass."""
+    out: list[tuple[int, int]] = []
+    try:
+        if text[start] != "[":
+            return None
+        i = _ws(text, start + 1)
+        while text[i] != "]":
+            end = _skip(text, i)
+            out.append((i, end))
+            i = _ws(text, end)
+            if text[i] == ",":
+                i = _ws(text, i + 1)
+            elif text[i] != "]":
+                return None
+        return out
+    except (ValueError, IndexError):
+        return None
+
+
+class Index:
+    """Places in one log's text, each found once: the ``moves`` elements and the line starts."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._moves: list[tuple[int, int]] | None = None
+        self._moves_done = False
+        self._newlines: list[int] | None = None
+
+    def moves(self) -> list[tuple[int, int]] | None:
+        if not self._moves_done:
+            self._moves_done = True
+            top = span(self.text, ["moves"])
+            self._moves = elements(self.text, top[0]) if top else None
+        return self._moves
+
+    def span(self, path: Sequence[str | int]) -> tuple[int, int] | None:
+        """As :func:`span`; a path into the moves starts from the recorded element."""
+        if len(path) >= 2 and path[0] == "moves" and isinstance(path[1], int):
+            moves = self.moves()
+            if moves is not None:
+                k = path[1]
+                if not 0 <= k < len(moves):
+                    return None
+                if len(path) == 2:
+                    return moves[k]
+                return span(self.text, path[2:], moves[k][0])
+        return span(self.text, path)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        k = bisect_left(self._newlines, offset)  # newlines before offset
+        return k + 1, offset - (self._newlines[k - 1] + 1 if k else 0) + 1
+
+    def locate(self, path: Sequence[str | int]) -> tuple[int, int] | None:
+        sp = self.span(path)
+        return self.line_col(sp[0]) if sp else None
+
+    def as_written(self, path: Sequence[str | int]) -> str | None:
+        return _written(self.text, self.span(path))
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column of ``offset``."""
     line = text.count("\n", 0, offset) + 1
@@ -113,7 +190,10 @@ def locate(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
 
 def as_written(text: str, path: Sequence[str | int]) -> str | None:
     """The value at ``path`` as the log writes it, on one line (keys in the log's order)."""
-    sp = span(text, path)
+    return _written(text, span(text, path))
+
+
+def _written(text: str, sp: tuple[int, int] | None) -> str | None:
     if not sp:
         return None
     try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
 VERDICTS = (VALID, ILLEGAL, MALFORMED, ERROR)
@@ -89,6 +89,7 @@ class Report:
     outcome: str | None = None  #: won / lost / unfinished after the moves replayed
     claimed: str | None = None  #: the log's result claim
     until: int | None = None  #: replay stopped after this many moves (--until)
+    snapshots_omitted: int = 0  #: --lenient: violations past the cap whose table snapshot was not kept
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -166,8 +167,58 @@ def report_lines(report: Report) -> list[str]:
     for p in report.problems:
         out.extend(problem_lines(report, p))
     if len(report.problems) > 1 and report.verdict == ILLEGAL:
-        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)})")
+        cut = ""
+        if report.snapshots_omitted:
+            cut = (f"; table snapshots kept for the first {len(report.problems) - report.snapshots_omitted} "
+                   f"only, {report.snapshots_omitted} omitted")
+        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)}){cut}")
     return out
+
+
+class Tally:
+    """Verdict counts and the exit code of a run, kept as the reports go by (the reports are not kept)."""
+
+    def __init__(self) -> None:
+        self.counts = {v: 0 for v in VERDICTS}
+
+    def add(self, report: Report) -> None:
+        self.counts[report.verdict] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def exit_code(self) -> int:
+        if self.counts[ERROR]:
+            return 2
+        return 1 if self.total - self.counts[VALID] else 0
+
+
+class JsonStream:
+    """The ``replay-report/1`` document written as the reports are made, one log at a time.
+
+    The output is the document :func:`json_document` makes (``format``, then the ``logs`` array,
+    then ``summary`` and ``exit_code``), written incrementally so that memory stays flat however
+    many logs there are; each log's object is written whole as soon as its verdict is known.
+    """
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write, self.tally, self._first = write, Tally(), True
+        write('{\n  "format": ' + json.dumps(REPORT_FORMAT) + ',\n  "logs": [')
+
+    def add(self, report: Report) -> None:
+        self.tally.add(report)
+        body = json.dumps(report.to_json(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        self.write(("\n    " if self._first else ",\n    ") + body)
+        self._first = False
+
+    def close(self, extra: dict[str, Any] | None = None) -> int:
+        """End the document (with the summary, the exit code and ``extra``); returns the exit code."""
+        tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code, **(extra or {})}
+        inner = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]
+        self.write(("\n  ]," if not self._first else "],") + inner + "\n}\n")
+        return self.tally.exit_code
 
 
 def count_verdicts(reports: list[Report]) -> dict[str, int]:

@@ -26,7 +26,7 @@ from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, ReplayError, UnknownName
 from replay.engine.game import Game, Move, Table
 from replay.log.describe import clause_text, held
-from replay.log.locate import as_written, format_path, locate
+from replay.log.locate import Index, format_path
 from replay.log.models import MAX_BYTES, MAX_DEPTH, MAX_MOVES, MOVE_MODELS, MOVE_TYPES, GameLog
 from replay.log.report import Problem, Report
 
@@ -57,6 +57,9 @@ class Instance:
 
 _INSTANCES: dict[tuple, Instance] = {}
 _MOVE_CACHE_LIMIT = 200_000
+#: --lenient: the first this many violations of a log carry a snapshot of the whole table; the rest
+#: are counted in Report.snapshots_omitted (a snapshot is ~100 times the size of the rest of a problem)
+MAX_SNAPSHOTS = 100
 
 
 def instance(game_id: str, variants: Sequence[str], rulings: Mapping[str, str]) -> Instance:
@@ -310,26 +313,27 @@ class Replay:
 
     def __init__(self, log: GameLog | None, name: str, raw: bytes | None = None) -> None:
         self.log, self.name, self.raw = log, name, raw
-        self._text: str | None = None
+        self._index: Index | None = None
 
     @property
-    def text(self) -> str | None:
-        if self._text is None and self.raw is not None:
+    def index(self) -> Index | None:
+        """Places in the raw text (decoded and indexed once, when a problem is first reported)."""
+        if self._index is None and self.raw is not None:
             raw = self.raw[3:] if self.raw[:3] == BOM else self.raw
-            self._text = raw.decode("utf-8", errors="replace")
-        return self._text
+            self._index = Index(raw.decode("utf-8", errors="replace"))
+        return self._index
 
     def place(self, p: Problem, path: list[str | int]) -> Problem:
         p.path = format_path(path)
-        if self.text is not None:
-            lc = locate(self.text, path)
+        if self.index is not None:
+            lc = self.index.locate(path)
             if lc:
                 p.line, p.column = lc
         return p
 
     def written(self, i: int) -> str:
-        if self.text is not None:
-            w = as_written(self.text, ["moves", i])
+        if self.index is not None:
+            w = self.index.as_written(["moves", i])
             if w:
                 return w
         import json
@@ -431,9 +435,9 @@ def _replay(rp: Replay, report: Report, t: Table, moves: list[Move], lenient: bo
             i = n
             break
         except IllegalMove as e:
-            p = _violation(rp, t, moves[i], i, "illegal-move", e.reason, e.clause)
+            p = _violation(rp, t, moves[i], i, "illegal-move", e.reason, e.clause, report)
         except MoveMismatch as e:
-            p = _violation(rp, t, moves[i], i, "card-mismatch", e.one_line(), None)
+            p = _violation(rp, t, moves[i], i, "card-mismatch", e.one_line(), None, report)
         report.add(p)
         if not lenient:
             report.replayed = i
@@ -449,6 +453,8 @@ def _carry_out(t: Table, m: Move, code: str) -> tuple[Table, bool]:
     if code == "card-mismatch":
         t.push(m)
         return t, True
+    if m.type == "deal" and not t.piles[t.game.stock]:
+        return t, False  # nothing to deal: making it would only count a round that never was
     trial = t.copy()
     try:
         if m.src >= 0 and len(trial.piles[m.src]) < m.count:
@@ -459,7 +465,8 @@ def _carry_out(t: Table, m: Move, code: str) -> tuple[Table, bool]:
     return trial, True
 
 
-def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, clause: str | None) -> Problem:
+def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, clause: str | None,
+               report: Report) -> Problem:
     p = Problem(code, reason, move=i, clause=clause)
     rp.place(p, ["moves", i])
     p.written = rp.written(i)
@@ -467,7 +474,10 @@ def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, cl
         p.original, p.translation, _, _ = clause_text(clause)
     try:
         p.held = held(t, m)
-        p.snapshot = t.snapshot()
+        if len(report.problems) < MAX_SNAPSHOTS:
+            p.snapshot = t.snapshot()
+        else:
+            report.snapshots_omitted += 1
     except Exception:  # noqa: BLE001 - a description must never hide the verdict
         pass
     return p
