@@ -27,9 +27,15 @@ def corpus_lock() -> None:
     from replay.corpus.loader import load
     from replay.corpus.lock import update_lock
 
+    from replay.fsio import WriteRefused, write_text
+
     corpus = load()
     text, added = update_lock(corpus)
-    (corpus.root / "clause-ids.yaml").write_text(text, encoding="utf-8")
+    try:  # updating the lock file is the command's purpose; written atomically
+        write_text(corpus.root / "clause-ids.yaml", text, update=True)
+    except WriteRefused as e:
+        typer.echo(f"replay: {e.message}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"added {len(added)} clause ID(s)" + (f": {', '.join(added)}" if added else ""))
 
 
@@ -43,6 +49,7 @@ def corpus_export(
 
     from replay.corpus.loader import load
     from replay.corpus.tei import export
+    from replay.fsio import WriteRefused
 
     if format != "tei":
         typer.echo(f"replay: unknown export format {format!r} (known: tei)", err=True)
@@ -51,6 +58,9 @@ def corpus_export(
         paths = export(load(), Path(out))
     except OSError as e:
         typer.echo(f"replay: cannot write to {out}: {e.strerror}", err=True)
+        raise typer.Exit(2) from None
+    except WriteRefused as e:
+        typer.echo(f"replay: {e.message}", err=True)
         raise typer.Exit(2) from None
     for p in paths:
         typer.echo(str(p))
@@ -66,7 +76,14 @@ def corpus_schema(
     from replay.corpus.loader import corpus_dir
     from replay.corpus.schema import write_schemas
 
-    for p in write_schemas(Path(out) if out else corpus_dir() / "schema"):
+    from replay.fsio import WriteRefused
+
+    try:
+        paths = write_schemas(Path(out) if out else corpus_dir() / "schema")
+    except WriteRefused as e:
+        typer.echo(f"replay: {e.message}", err=True)
+        raise typer.Exit(2) from None
+    for p in paths:
         typer.echo(str(p))
 
 

@@ -26,10 +26,12 @@ def schema_text(model: type[BaseModel]) -> str:
 
 
 def write_schemas(out: Path) -> list[Path]:
+    from replay.fsio import write_text
+
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, model in FILES.items():
         path = out / name
-        path.write_text(schema_text(model), encoding="utf-8")
+        write_text(path, schema_text(model), update=True)  # regenerating them is the command's purpose
         paths.append(path)
     return paths

@@ -226,11 +226,18 @@ def _indent(el: ET.Element, level: int = 0) -> None:
 
 
 def export(corpus: Corpus, out_dir: Path) -> list[Path]:
-    """Write ``<text-id>.tei.xml`` for every text; return the paths."""
+    """Write ``<text-id>.tei.xml`` for every text (each atomically); return the paths."""
+    import io
+
+    from replay.fsio import atomic_write, check_target
+
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for tid in corpus.texts:
         path = out_dir / f"{tid}.tei.xml"
-        tei_document(corpus, tid).write(path, encoding="utf-8", xml_declaration=True)
+        buf = io.BytesIO()
+        tei_document(corpus, tid).write(buf, encoding="utf-8", xml_declaration=True)
+        check_target(path, update=True)  # the export directory is the command's own output: rewritten
+        atomic_write(path, buf.getvalue())
         paths.append(path)
     return paths

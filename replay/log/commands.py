@@ -272,6 +272,8 @@ def deal(
         _usage(bad.message)
     if seed is None:
         seed = secrets.randbelow(2**32)
+    elif seed > 2**64 - 1:
+        _usage("--seed must be below 2^64: the shuffle's state has 64 bits")
     g = inst.game
     log = new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
     typer.echo(dumps(log), nl=False)

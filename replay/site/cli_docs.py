@@ -139,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     if args == ["-"]:
         sys.stdout.write(text)
         return 0
-    TARGET.parent.mkdir(parents=True, exist_ok=True)
-    TARGET.write_text(text, encoding="utf-8")
+    from replay.fsio import write_text
+
+    write_text(TARGET, text, update=True, make_parents=True)  # regenerating the page is the purpose
     print(f"wrote {TARGET.relative_to(ROOT)}")
     return 0
 

@@ -52,6 +52,7 @@ def register(app: typer.Typer) -> None:
         nodes: Optional[int] = typer.Option(200_000, "--nodes", help="Budget: positions expanded (0: no limit)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", help="Budget: seconds (machine-dependent)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the won log here (default: stdout)."),
+        force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists (never the input log)."),
     ) -> None:
         """Search for a winning line and write it as a complete log.
 
@@ -77,6 +78,15 @@ def register(app: typer.Typer) -> None:
                 _fail(f"{log}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
         if log is not None and (game or seed is not None or variant or ruling):
             _fail("give either a log or --game with --seed, not both")
+        if seed is not None and seed > 2**64 - 1:
+            _fail("--seed must be below 2^64: the shuffle's state has 64 bits")
+        if out is not None:  # before the search: a bad output path costs nothing
+            from replay.fsio import WriteRefused, check_target
+
+            try:
+                check_target(out, inputs=[log] if log is not None else [], force=force)
+            except WriteRefused as e:
+                _fail(e.message)
         try:
             if log is not None:
                 loaded = L.read_log(log)
@@ -104,16 +114,21 @@ def register(app: typer.Typer) -> None:
             why = "the search was exhaustive" if r.status != "unknown" else f"the {r.stopped_by} budget ran out"
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
             return
-        meta = {"source": source, "player": "solver",
-                "solver": {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}}
+        solver_facts = {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}
+        if log is not None and isinstance(loaded.data.get("meta"), dict):
+            # the player's meta stays as it was; the solver's facts go beside it
+            meta = {**loaded.data["meta"], "solver": {"source": source, "moves": len(r.line), **solver_facts}}
+        else:
+            meta = {"source": source, "player": "solver", "solver": solver_facts}
         text = L.dumps(L.make_log(g, deck, r.line, "won", meta, before=before, table=table))
         line = before + r.line
         if out is not None:
+            from replay.fsio import WriteRefused, write_text
+
             try:
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(text, encoding="utf-8")
-            except OSError as e:
-                _fail(f"cannot write {out}: {e.strerror or e}")
+                write_text(out, text, inputs=[log] if log is not None else [], force=force)
+            except WriteRefused as e:
+                _fail(e.message)
             typer.echo(f"won in {len(line)} moves ({facts}); log written to {out}", err=True)
         else:
             typer.echo(text, nl=False)
@@ -142,6 +157,8 @@ def register(app: typer.Typer) -> None:
         only: List[str] = typer.Option([], "--only", help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into",
                                                   help="(--table --only) Replace those rows in this data file."),
+        force: bool = typer.Option(False, "--force", help="Overwrite the --out or --json file if it exists "
+                                                          "(never an input of the command)."),
     ) -> None:
         """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
 
@@ -165,6 +182,20 @@ def register(app: typer.Typer) -> None:
         modes = sum([game is not None, table, page is not None])
         if modes != 1:
             _fail("give one of: GAME, --table, --page FILE")
+        from replay.fsio import WriteRefused, check_target, write_text
+
+        inputs = [p for p in [page, compare, merge_into, *also] if p is not None]
+        # the data file named by --merge-into is the one --table --only means to update
+        updating = table and out is not None and merge_into is not None and out.resolve() == merge_into.resolve()
+        try:  # before the work: a bad output path costs nothing
+            for target in (out, json_out):
+                if target is not None:
+                    check_target(target, inputs=[] if updating else inputs, force=force, update=updating,
+                                 make_parents=False)
+        except WriteRefused as e:
+            _fail(e.message)
+        if seed + deals - 1 > 2**64 - 1:
+            _fail("--seed: the seeds SEED … SEED+DEALS-1 must be below 2^64 (the shuffle's state has 64 bits)")
         if page is not None:
             from replay.solver import table as T
 
@@ -172,13 +203,17 @@ def register(app: typer.Typer) -> None:
                 text = T.render_page(T.load(page), [T.load_row(p) for p in also],
                                      T.load(compare) if compare is not None else None,
                                      _command(page=page, compare=compare, also=list(also), out=out))
-            except (OSError, ValueError, KeyError) as e:
+            except OSError as e:
+                _fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
+            except (ValueError, KeyError) as e:
                 _fail(f"cannot render {page}: {e}")
             if out is None:
                 typer.echo(text, nl=False)
             else:
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(text, encoding="utf-8")
+                try:
+                    write_text(out, text, inputs=inputs, force=force)
+                except WriteRefused as e:
+                    _fail(e.message)
                 typer.echo(f"wrote {out}", err=True)
             return
         if table:
@@ -212,7 +247,10 @@ def register(app: typer.Typer) -> None:
                     data = T.merge(full, data)
                 except (KeyError, ValueError) as e:
                     _fail(f"cannot merge into {merge_into}: {e}")
-            T.save(data, out)  # type: ignore[arg-type]
+            try:
+                T.save(data, out, inputs=[] if updating else inputs, force=force, update=updating)  # type: ignore[arg-type]
+            except WriteRefused as e:
+                _fail(e.message)
             typer.echo(f"wrote {out}", err=True)
             return
 
@@ -250,5 +288,7 @@ def register(app: typer.Typer) -> None:
         if json_out is not None:
             import json
 
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            json_out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+            try:
+                write_text(json_out, json.dumps(summary, indent=1) + "\n", force=force)
+            except WriteRefused as e:
+                _fail(e.message)

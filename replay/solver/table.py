@@ -261,9 +261,11 @@ def _buildable(form: Form) -> bool:
     return True
 
 
-def save(data: dict[str, Any], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+def save(data: dict[str, Any], path: Path, **policy: Any) -> None:
+    """Write the data file atomically (:func:`replay.fsio.write_text`; ``policy``: its inputs, force, update)."""
+    from replay.fsio import write_text
+
+    write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n", **policy)
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -137,8 +137,13 @@ def coverage_command(
 
     report = coverage_report()
     if update:
-        SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
-        SNAPSHOT.write_text(report_json(report), encoding="utf-8")
+        from replay.fsio import WriteRefused, write_text
+
+        try:  # updating the snapshot is the purpose of --update: written atomically, no --force needed
+            write_text(SNAPSHOT, report_json(report), update=True, make_parents=True)
+        except WriteRefused as e:
+            typer.echo(f"replay: {e.message}", err=True)
+            raise typer.Exit(2) from None
     typer.echo(report_json(report) if format is Format.json else report_text(report), nl=False)
     bad = problems(report)
     if bad:

@@ -1,0 +1,125 @@
+"""Writing files safely: every command that writes a file goes through :func:`write_text`.
+
+Two promises (docs/log-format.md, "Files the commands write"):
+
+* **No file is lost.**  The new content goes to a temporary file in the target's own directory,
+  is flushed to the disk (``fsync``), and is then renamed over the target (``os.replace``,
+  atomic on POSIX).  A writer killed at any moment leaves either the old file, whole, or the
+  new one, whole; at worst a stray ``.NAME.*.tmp`` beside it, never a truncated target.
+* **No file is overwritten by surprise.**  :func:`check_target` refuses a target that is an input
+  of the same command, a directory, or in a directory that does not exist; and an existing file
+  unless the user said ``--force`` or the command's purpose is to update that very file
+  (``coverage --update``, ``corpus lock``).  Commands call it *before* their work (a search, a
+  table run), so that a bad output path costs nothing.
+
+A refusal is a :class:`WriteRefused` whose message names the file (and the flag, when one would
+help); the commands print it as one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+
+class WriteRefused(Exception):
+    """A file the command will not write, and why (one line naming the file)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (),
+                 force: bool = False, update: bool = False, flag: str = "--force",
+                 make_parents: bool = False) -> Path:
+    """Raise :class:`WriteRefused` unless ``path`` may be written; returns it as a :class:`Path`.
+
+    ``inputs`` are the files the command reads (never overwritten, even with ``force``);
+    ``update`` says that replacing ``path`` is the command's purpose; ``flag`` is the option
+    that allows overwriting; ``make_parents`` lets a command create the directory of a path
+    it owns (its default output), where a path the user typed must name an existing directory.
+    """
+    target = Path(path)
+    for i in inputs:
+        if _same(target, Path(i)):
+            raise WriteRefused(f"refusing to overwrite {target}: it is an input of this command")
+    if target.is_dir():
+        raise WriteRefused(f"cannot write {target}: it is a directory")
+    parent = target.parent
+    if not parent.is_dir():
+        if not make_parents:
+            what = "is not a directory" if parent.exists() else "does not exist"
+            raise WriteRefused(f"cannot write {target}: the directory {parent} {what}")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise WriteRefused(f"cannot write {target}: the directory {parent} is not writable")
+    if (target.exists() or target.is_symlink()) and not (force or update):
+        raise WriteRefused(f"{target} exists; give {flag} to overwrite it")
+    return target
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (temporary file, fsync, rename); raises OSError.
+
+    A symbolic link is followed: the file it points to is replaced, the link stays.  The new
+    file keeps the old one's permission bits (a new file gets the usual ``0666 & ~umask``).
+    """
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def write_text(path: str | os.PathLike[str], text: str, *, inputs: Iterable[str | os.PathLike[str]] = (),
+               force: bool = False, update: bool = False, flag: str = "--force", make_parents: bool = False) -> Path:
+    """Check ``path`` (:func:`check_target`) and write ``text`` to it as UTF-8, atomically.
+
+    Raises :class:`WriteRefused` for a refused target, and for an I/O error (as one line
+    naming the file).
+    """
+    target = check_target(path, inputs=inputs, force=force, update=update, flag=flag, make_parents=make_parents)
+    try:
+        atomic_write(target, text.encode("utf-8"))
+    except OSError as e:
+        raise WriteRefused(f"cannot write {target}: {e.strerror or e}") from None
+    return target
+
+
+__all__ = ["WriteRefused", "atomic_write", "check_target", "write_text"]
