@@ -179,8 +179,9 @@ def show(
     console = Console(highlight=False, soft_wrap=True)
     target = len(parsed.moves) if step is None else step
     print_table(console, name, o.inst.game, table, made, len(parsed.moves), codes, full)
-    if made and parsed.moves[made - 1].comment:
-        console.print(f"comment on move {made - 1}: {comment_text(parsed.moves[made - 1].comment)}", markup=False)
+    comment = parsed.moves[made - 1].comment if made else None
+    if comment:
+        console.print(f"comment on move {made - 1}: {comment_text(comment)}", markup=False)
     if o.report.problems:
         print_violation(o)
         typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)
