@@ -28,6 +28,7 @@ app = typer.Typer(
 COMMAND_MODULES = (
     "replay.games.commands",
     "replay.log.commands",
+    "replay.play.commands",
     "replay.corpus.commands",
     "replay.solver.commands",
     "replay.trace.commands",

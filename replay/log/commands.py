@@ -7,10 +7,19 @@ malformed); 2 usage or I/O error.  See docs/log-format.md.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from replay.engine.game import Game, Table
+    from replay.log.models import GameLog
+    from replay.log.report import Report
+    from replay.log.validate import Instance
 
 EXIT_CODES_HELP = "Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error."
 
@@ -168,12 +177,53 @@ def show(
     """Draw the table of a log at a step, in the layout's shape, with the pile names."""
     from rich.console import Console
 
+    from replay.log.describe import comment_text
     from replay.log.locate import format_path
-    from replay.log.report import Report, problem_lines, report_lines
-    from replay.log.render import draw, piles_listing, rich_style, state_line
+    from replay.log.validate import Replay
+
+    o = open_log(log, step)
+    parsed, name, data, table, made = o.log, o.name, o.data, o.table, o.made
+    console = Console(highlight=False, soft_wrap=True)
+    target = len(parsed.moves) if step is None else step
+    print_table(console, name, o.inst.game, table, made, len(parsed.moves), codes, full)
+    comment = parsed.moves[made - 1].comment if made else None
+    if comment:
+        console.print(f"comment on move {made - 1}: {comment_text(comment)}", markup=False)
+    if o.report.problems:
+        print_violation(o)
+        typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)
+        raise typer.Exit(1)
+    if made < len(parsed.moves):
+        nxt = Replay(parsed, name, data).written(made)
+        console.print(f"next: move {made} ({format_path(['moves', made])}) {nxt}", markup=False)
+    elif made == target:
+        console.print(f"end of the log: {table.outcome()}", markup=False)
+
+
+@dataclass
+class Opened:
+    """A log read, parsed and replayed up to a step (by :func:`open_log`)."""
+
+    name: str  #: the file as named on the command line (``<stdin>`` for ``-``)
+    data: bytes
+    log: GameLog
+    inst: Instance
+    table: Table  #: the table after ``made`` moves
+    made: int  #: moves replayed: the step asked for, or the first illegal move
+    report: Report  #: the replay so far; its first problem is the illegal move that stopped it
+
+
+def open_log(path: str, step: Optional[int] = None) -> Opened:
+    """Read, parse and replay the log at ``path`` (``-``: standard input) up to ``step`` moves (None: all).
+
+    Bad input ends the command as ``validate`` reports it: a malformed log in one line on
+    standard error and exit 1; an unreadable file or a step beyond the log, exit 2.  An illegal
+    move stops the replay before it; the caller finds it in ``report.problems``.
+    """
+    from replay.log.report import report_lines
     from replay.log.validate import Bad, Replay, check_bytes, internal_error, malformed, parse, replay_to
 
-    data, name = _read(log)
+    data, name = _read(path)
     try:
         parsed = parse(data)
     except Bad:
@@ -192,14 +242,29 @@ def show(
         for line in report_lines(internal_error(name, e)):
             typer.echo(line, err=True)
         raise typer.Exit(2)
-    game = inst.game
-    console = Console(highlight=False, soft_wrap=True)
+    return Opened(name, data, parsed, inst, table, made, report)
+
+
+def print_violation(o: Opened) -> None:
+    """The illegal move that stopped :func:`open_log`, on standard error, as ``validate`` shows it."""
+    from replay.log.report import Report, problem_lines
+    from replay.log.validate import Replay
+
+    p = o.report.problems[0]
+    Replay(o.log, o.name, o.data).place(p, ["moves", p.move] if p.move is not None else [])
+    for line in problem_lines(Report(file=o.name), p):
+        typer.echo(line, err=True)
+
+
+def print_table(console: "Console", name: str, game: Game, table: Table, made: int, total: int, codes: bool = False,
+                full: bool = False) -> None:
+    """What ``replay show`` prints of a table: the game, rulings and state, the drawing (and every pile)."""
+    from replay.games.catalog import rulings_for
+    from replay.log.render import draw, piles_listing, rich_style, state_line
+
     style = rich_style if console.is_terminal else (lambda c, t: t)
     form = game.id + (f" ({'+'.join(sorted(game.variants))})" if game.variants else "")
-    target = len(parsed.moves) if step is None else step
-    console.print(f"{name}: {form}, after move {made} of {len(parsed.moves)}", markup=False)
-    from replay.games.catalog import rulings_for
-
+    console.print(f"{name}: {form}, after move {made} of {total}", markup=False)
     defs = rulings_for(game.id)
     changed = {k: v for k, v in game.rulings.items() if defs[k].default != v}
     if changed:
@@ -213,19 +278,6 @@ def show(
         for line in piles_listing(table, codes, style):
             console.print(line, markup=style is rich_style)
     console.print()
-    if report.problems:
-        rp = Replay(parsed, name, data)
-        p = report.problems[0]
-        rp.place(p, ["moves", p.move] if p.move is not None else [])
-        for line in problem_lines(Report(file=name), p):
-            typer.echo(line, err=True)
-        typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)
-        raise typer.Exit(1)
-    if made < len(parsed.moves):
-        nxt = Replay(parsed, name, data).written(made)
-        console.print(f"next: move {made} ({format_path(['moves', made])}) {nxt}", markup=False)
-    elif made == target:
-        console.print(f"end of the log: {table.outcome()}", markup=False)
 
 
 def _read(path: str) -> tuple[bytes, str]:
@@ -255,19 +307,32 @@ def deal(
 
     The same seed gives the same deck (the shuffle is documented in replay.engine.shuffle).
     """
+    from replay.log.play import dumps
+
+    _, log = new_game(game, variant, ruling, seed)
+    typer.echo(dumps(log), nl=False)
+
+
+def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int]
+             ) -> tuple[Instance, dict[str, Any]]:
+    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options.
+
+    A bad option ends the command: one line on standard error, exit 2.  Without a seed a random
+    one is drawn; either way it is recorded in ``meta.seed``.
+    """
     import secrets
 
-    from replay.log.play import dumps, new_log
+    from replay.log.play import new_log
     from replay.log.validate import Bad, instance
 
-    rulings: dict[str, str] = {}
-    for r in ruling:
+    readings: dict[str, str] = {}
+    for r in rulings:
         name, sep, reading = r.partition("=")
         if not sep or not name or not reading:
             _usage(f"--ruling takes RULING=READING, not {r!r}")
-        rulings[name.strip()] = reading.strip()
+        readings[name.strip()] = reading.strip()
     try:
-        inst = instance(game, variant, rulings)
+        inst = instance(game, variants, readings)
     except Bad as bad:
         _usage(bad.message)
     if seed is None:
@@ -275,8 +340,7 @@ def deal(
     elif seed > 2**64 - 1:
         _usage("--seed must be below 2^64: the shuffle's state has 64 bits")
     g = inst.game
-    log = new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
-    typer.echo(dumps(log), nl=False)
+    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
 
 
 # --------------------------------------------------------------------------- schema

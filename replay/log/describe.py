@@ -10,6 +10,12 @@ from replay.engine.game import Move, Table
 PENDING = "(translation not yet written)"
 
 
+def comment_text(comment: str) -> str:
+    """A move's comment as one quoted line, its line breaks and control characters made spaces (safe to print)."""
+    text = "".join(ch if ch.isprintable() else " " for ch in comment)
+    return "“" + " ".join(text.split()) + "”"
+
+
 def _pile(t: Table, i: int) -> str:
     pile = t.piles[i]
     name = t.name(i)

@@ -30,6 +30,9 @@ MAX_MOVES = 100_000
 MAX_DEPTH = 200
 #: longest pile name, game, variant, ruling or reading name accepted
 MAX_NAME = 64
+#: longest comment on a move, in characters (a paragraph of a notebook; 100,000 moves with comments this long
+#: would pass :data:`MAX_BYTES`, which still bounds the whole file)
+MAX_COMMENT = 2000
 
 CARD_PATTERN = r"^[A2-9TJQK][SHDC]$"
 
@@ -44,6 +47,12 @@ PileName = Annotated[
     StringConstraints(min_length=1, max_length=MAX_NAME),
     Field(description="A pile, foundation or other container as the game's layout names it (`replay games`)."),
 ]
+Comment = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_COMMENT),
+    Field(description="Free text about the move (what the player thought, a note from the source); ignored by "
+          f"the rules. 1 to {MAX_COMMENT} characters."),
+]
 Result = Literal["won", "lost", "unfinished"]
 
 
@@ -53,22 +62,28 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
 
 
+class Commented(Strict):
+    """Base of the moves: every move may carry a comment, which the rules ignore."""
+
+    comment: Comment | None = None
+
+
 # --------------------------------------------------------------------------- moves
 
 
-class Deal(Strict):
+class Deal(Commented):
     """Deal the next round from the stock (what a round is depends on the game)."""
 
     type: Literal["deal"]
 
 
-class Redeal(Strict):
+class Redeal(Commented):
     """Gather the piles into a new stock and begin the next pass through the deck."""
 
     type: Literal["redeal"]
 
 
-class MoveCards(Strict):
+class MoveCards(Commented):
     """Move the top card of one pile (or its top count cards, where a ruling allows) onto another."""
 
     type: Literal["move"]
@@ -84,7 +99,7 @@ class MoveCards(Strict):
     )
 
 
-class Fill(Strict):
+class Fill(Commented):
     """(zwarta-kolumna, cztery-katy) Refill the place a base card was taken from with the top of a corner pile."""
 
     type: Literal["fill"]
@@ -93,7 +108,7 @@ class Fill(Strict):
     card: CardCode | None = Field(None, description="The card moved; when given it must be the card actually moved.")
 
 
-class Tuck(Strict):
+class Tuck(Commented):
     """(exiles) Put the top card of the exiles or of the travelling packet under the packet of its number."""
 
     type: Literal["tuck"]
@@ -105,7 +120,8 @@ class Tuck(Strict):
 Step = Annotated[Union[Deal, Redeal, MoveCards, Fill, Tuck], Field(discriminator="type")]
 
 #: every move type of the format, with its model
-MOVE_MODELS: dict[str, type[Strict]] = {"deal": Deal, "redeal": Redeal, "move": MoveCards, "fill": Fill, "tuck": Tuck}
+MOVE_MODELS: dict[str, type[Commented]] = {"deal": Deal, "redeal": Redeal, "move": MoveCards, "fill": Fill,
+                                           "tuck": Tuck}
 MOVE_TYPES = tuple(MOVE_MODELS)
 
 

@@ -27,7 +27,8 @@ from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveM
 from replay.engine.game import Game, Move, Table
 from replay.log.describe import clause_text, held
 from replay.log.locate import Index, format_path
-from replay.log.models import MAX_BYTES, MAX_DEPTH, MAX_MOVES, MOVE_MODELS, MOVE_TYPES, GameLog
+from replay.log.models import (MAX_BYTES, MAX_COMMENT, MAX_DEPTH, MAX_MOVES, MAX_NAME, MOVE_MODELS, MOVE_TYPES,
+                               GameLog)
 from replay.log.report import Problem, Report
 
 BOM = b"\xef\xbb\xbf"
@@ -208,7 +209,8 @@ def _from_validation(err: ValidationError, data: bytes) -> tuple[Bad, int | None
     elif t in _EXPECTED:
         msg = f"expected {_EXPECTED[t]}, got {_json_type(inp)}"
     elif t in ("string_too_short", "string_too_long"):
-        msg = f"{_short(inp)} must be 1 to {e.get('ctx', {}).get('max_length', 64)} characters"
+        longest = MAX_COMMENT if loc[-1:] == ["comment"] else MAX_NAME
+        msg = f"{_short(inp)} must be 1 to {e.get('ctx', {}).get('max_length', longest)} characters"
     elif t in ("greater_than_equal", "less_than_equal"):
         msg = f"{_short(inp)}: {e['msg'].lower()}"
     if more:

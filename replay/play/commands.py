@@ -1,0 +1,210 @@
+"""`replay moves` and `replay play`: writing a game move by move (registered by replay.cli).
+
+Exit codes: 0 success; 1 a log was rejected (malformed, or illegal before the step asked for);
+2 usage or I/O error.  Heavy imports stay inside the commands so that ``replay --help`` is fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
+
+import typer
+
+from replay.log.commands import Format
+
+if TYPE_CHECKING:
+    from replay.play.session import Session
+
+
+def _usage(message: str) -> None:
+    typer.echo(f"replay: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _form(game: Any) -> str:
+    return game.id + (f" ({'+'.join(sorted(game.variants))})" if game.variants else "")
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def moves(
+    log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input."),
+    step: Optional[int] = typer.Option(None, "--step", min=0, metavar="N",
+                                       help="The moves after N moves (0: before the first; default: the end)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
+) -> None:
+    """List the legal moves at the end of a log (or after N moves), numbered, each as a log entry to paste.
+
+    Each move is shown in a short form (p6 → K2  QS, as replay play accepts it) and as the JSON
+    entry a log writes. Where a deal or a redeal is not allowed, the clause that forbids it is
+    named; where no move is left, the game is won or lost. A log that is malformed, or illegal
+    before that point, is reported as replay validate reports it (exit 1).
+    """
+    import json
+
+    from replay.log.commands import open_log, print_violation
+    from replay.play.moves import choices, document, listing
+
+    o = open_log(log, step)
+    if o.report.problems:
+        print_violation(o)
+        typer.echo(f"replay: {o.name}: the moves are listed up to the first illegal move: "
+                   f"replay moves {o.name} --step {o.made}", err=True)
+        raise typer.Exit(1)
+    game, table = o.inst.game, o.table
+    legal = choices(table)
+    if fmt is Format.json:
+        doc = {"format": "replay-moves/1", "file": o.name, "game": game.id, "variants": sorted(game.variants),
+               "rulings": dict(sorted(game.rulings.items())), "after": o.made, "moves_in_log": len(o.log.moves),
+               **document(table, legal)}
+        typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{o.name}: {_form(game)}, after move {o.made} of {len(o.log.moves)}")
+    for line in listing(table, legal):
+        typer.echo(line)
+
+
+# --------------------------------------------------------------------------- play
+
+
+def play(
+    target: str = typer.Argument(..., metavar="LOG|GAME",
+                                 help="A log to continue (it is updated), or a game ID to start a new game."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0,
+                                       help="A new game: seed of the shuffle (default: a random one)."),
+    variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
+                                     help="A new game: a ruling's reading (repeatable)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                       help="Write the log here (required for a new game; for a log: instead of "
+                                            "updating it)."),
+    force: bool = typer.Option(False, "--force", help="Let --out overwrite an existing file."),
+    codes: bool = typer.Option(False, "--codes", help="Card codes (TH) instead of symbols (10♥) in the table."),
+) -> None:
+    """Play a game in the terminal: the table, the legal moves by number, a move typed by number or as 'p6 K2'.
+
+    An illegal move is refused with the clause it breaks, as replay validate words it; 'undo'
+    takes a move back, 'help' lists the commands, 'quit' (or the end of input) ends the session.
+    The log is written after every move, atomically, so nothing is lost if the terminal closes.
+    Moves may also come from a file (replay play game.json < moves.txt); then a refused line makes
+    the exit code 1. Exit codes: 0 the session ended; 1 the log given is malformed or illegal,
+    or (input not from a terminal) a line was refused; 2 usage or I/O error.
+    """
+    from replay.log.play import dumps
+    from replay.play.save import write_atomically
+    from replay.play.session import Session, run
+
+    log, name, dest, inst = _start(target, seed, variant, ruling, out, force)
+
+    def save(written: dict[str, Any]) -> None:
+        try:
+            write_atomically(dest, dumps(written))
+        except OSError as e:
+            _usage(f"cannot write {dest}: {e.strerror or e}")
+
+    session = Session(name, log, inst, save)
+    if dest != Path(target) or out is not None:
+        save(session.written())  # the new log exists from the start
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    interactive = sys.stdin.isatty()
+    refusals = run(session, _reader(interactive), lambda s: _draw(console, s, codes), typer.echo,
+                   lambda line: typer.echo(line, err=True))
+    n = len(session.moves)
+    typer.echo(f"{dest}: {n} move{'s' if n != 1 else ''}, {session.table.outcome()}; the log is saved")
+    if refusals and not interactive:
+        raise typer.Exit(1)
+
+
+def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[str], out: Optional[Path],
+           force: bool) -> tuple[dict[str, Any], str, Path, Any]:
+    """The log to play, its name, where it is written and its game instance; or the one-line error."""
+    from replay.games.catalog import MODULES
+    from replay.log.commands import new_game, open_log, print_violation
+
+    if target == "-":
+        _usage("replay play reads the moves from standard input; give the log as a file")
+    new = not Path(target).exists() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
+    if not new and not Path(target).exists():
+        _usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
+    if not new and (seed is not None or variant or ruling):
+        _usage("--seed, --variant and --ruling start a new game: give a game ID, not a log")
+    if new and out is None:
+        _usage("a new game needs --out FILE, where its log is written")
+    if out is not None and out.exists() and not force and not (not new and out.resolve() == Path(target).resolve()):
+        _usage(f"{out} exists; give --force to overwrite it")
+    if out is not None and out.is_dir():
+        _usage(f"{out} is a directory")
+    if new:
+        inst, log = new_game(target, variant, ruling, seed)
+        assert out is not None
+        return log, str(out), out, inst
+    o = open_log(target)
+    if o.report.problems:
+        print_violation(o)
+        typer.echo(f"replay: {o.name}: the log breaks the rules at move {o.made}; replay play continues only a "
+                   "legal log", err=True)
+        raise typer.Exit(1)
+    log = o.log.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    log["moves"] = [_ordered(m) for m in log["moves"]]
+    dest = out if out is not None else Path(target)
+    return log, str(dest), dest, o.inst
+
+
+def _ordered(step: dict[str, Any]) -> dict[str, Any]:
+    """A move's keys in the order the log format writes them (the comment last)."""
+    order = ("type", "from", "to", "card", "count", "comment")
+    return {k: step[k] for k in order if k in step}
+
+
+def _reader(interactive: bool) -> Callable[[], Optional[str]]:
+    """Read one line: with line editing from a terminal; echoed after the prompt from a file (None: the end)."""
+    prompt = "move> "
+    if interactive:
+        try:
+            import readline  # noqa: F401 - line editing and history for input()
+        except ImportError:  # pragma: no cover - not on every platform
+            pass
+
+        def ask() -> Optional[str]:
+            try:
+                return input(prompt)
+            except (EOFError, KeyboardInterrupt):
+                typer.echo("")
+                return None
+        return ask
+
+    def take() -> Optional[str]:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        typer.echo(prompt + line.rstrip("\n"))
+        return line
+    return take
+
+
+def _draw(console: Any, session: "Session", codes: bool) -> None:
+    """The table as `replay show` draws it, the last move (and its comment), then the legal moves."""
+    from replay.log.commands import print_table
+    from replay.log.describe import comment_text
+    from replay.play.moves import short_form
+
+    n = len(session.moves)
+    print_table(console, session.name, session.table.game, session.table, n, n, codes)
+    if n:
+        last = session.moves[-1]
+        note = f"  {comment_text(last['comment'])}" if last.get("comment") else ""
+        console.print(f"last: move {n - 1} {short_form(last)}{note}", markup=False)
+    for line in session.moves_lines():
+        console.print(line, markup=False)
+    console.print("type a number, a move such as 'p6 K2', 'undo', 'help' or 'quit'", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this area's commands to ``app``."""
+    app.command("moves")(moves)
+    app.command("play")(play)
