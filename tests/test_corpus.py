@@ -186,3 +186,17 @@ def test_export_command_writes_one_document_per_text(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["000.tei.xml", "001.tei.xml", "003.tei.xml"]
     bad = CliRunner().invoke(app, ["corpus", "export", "--format", "pdf"])
     assert bad.exit_code == 2
+
+
+def test_a_glossary_match_inside_a_word_is_not_an_occurrence(tmp_path):
+    """pl-rzad once listed pf-4, zk-5 … because "rząd" was found inside "porządku": matches start a word."""
+    root = copy_corpus(tmp_path)
+    path = root / "glossary" / "pl.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    term = next(t for t in data["terms"] if t["id"] == "pl-rzad")
+    term["forms"][0]["occurs"] = ["pf-6", "pf-4"]  # pf-4 has only "w porządku rosnącym"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    problems = [p for p in check_corpus(root) if p.entry == "pl-rzad"]
+    assert len(problems) == 1 and "does not occur in pf-4" in problems[0].message
+    # a stem at the start of a word is still found ("kart" in "karty"), as every form of the glossary shows
+    assert not [p for p in check_corpus(root) if p.entry == "pl-karta"]

@@ -76,6 +76,7 @@ def test_glossary_tooltips_wrap_whole_words_longest_first() -> None:
     assert '<abbr title="foundation cards">karty podstawowe</abbr>' in out
     assert '<abbr title="card">karty</abbr> i asy' in out
     assert words_with("Na asy zbieramy karty, kartę", "kart") == {"karty", "kartę"}
+    assert words_with("w porządku rosnącym, w rząd", "rząd") == {"rząd"}  # never a piece of a word
 
 
 def test_fence_holds_any_text() -> None:

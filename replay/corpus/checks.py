@@ -32,6 +32,15 @@ def span_text(source: str, spans: list[tuple[int, int]] | tuple[tuple[int, int],
     return " … ".join(source[s:e] for s, e in spans)
 
 
+def occurrence_pattern(needle: str) -> re.Pattern[str]:
+    """Where a glossary form's ``match`` occurs: at the start of a word, case-insensitively.
+
+    A match is a whole word or phrase, or the stem of one ("kart" finds "karty", "kartę"), but
+    never a piece from inside a word: "rząd" must not be found in "porządku".
+    """
+    return re.compile(r"(?<!\w)" + re.escape(needle), re.IGNORECASE)
+
+
 def check_corpus(root: Path | None = None) -> list[Problem]:
     """Every problem in the corpus (an empty list when it is sound)."""
     try:
@@ -190,7 +199,7 @@ def _glossary(c: Corpus) -> list[Problem]:
             if other not in c.terms:
                 out.append(Problem(f, t.id, f"see_also names unknown term {other!r}"))
         for form in t.forms:
-            needle = (form.match or form.form).casefold()
+            needle = occurrence_pattern(form.match or form.form)
             for cid in form.occurs:
                 cl = c.clauses.get(cid)
                 if cl is None:
@@ -202,8 +211,9 @@ def _glossary(c: Corpus) -> list[Problem]:
                     "ru-modern": cl.normalized or "",
                     "en": cl.translation,
                 }[form.lang]
-                if needle not in hay.casefold():
-                    out.append(Problem(f, t.id, f"{form.form!r} (looked for as {needle!r}) does not occur in {cid}"))
+                if not needle.search(hay):
+                    out.append(Problem(f, t.id, f"{form.form!r} (looked for as {(form.match or form.form)!r}, "
+                                                f"at the start of a word) does not occur in {cid}"))
     return out
 
 

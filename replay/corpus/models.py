@@ -239,7 +239,9 @@ class TermForm(Strict):
     lang: TermLang
     form: str = Field(description="The headword as it is spelt in this language or spelling.")
     match: str | None = Field(
-        None, description="Substring to look for in each clause of `occurs` (default: form), case-insensitive."
+        None,
+        description="Word, phrase or stem to look for at the start of a word in each clause of `occurs` "
+        "(default: form), case-insensitive; never matched inside a word.",
     )
     occurs: list[ClauseId] = Field(default_factory=list)
 

@@ -130,10 +130,13 @@ def _suit(s: str) -> str:
 
 
 def words_with(text: str, needle: str) -> set[str]:
-    """The words or phrases of ``text`` that contain ``needle`` (case-insensitive), as they are spelt."""
+    """The words or phrases of ``text`` that begin with ``needle`` (case-insensitive), as they are spelt.
+
+    As in ``replay corpus check``, a match starts a word: it is never a piece from inside one.
+    """
     if not needle.strip():
         return set()
-    pat = re.compile(r"\w*" + re.escape(needle) + r"\w*", re.IGNORECASE)
+    pat = re.compile(r"(?<!\w)" + re.escape(needle) + r"\w*", re.IGNORECASE)
     return {m.group(0) for m in pat.finditer(text) if m.group(0)}
 
 
