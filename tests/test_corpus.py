@@ -186,3 +186,59 @@ def test_export_command_writes_one_document_per_text(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["000.tei.xml", "001.tei.xml", "003.tei.xml"]
     bad = CliRunner().invoke(app, ["corpus", "export", "--format", "pdf"])
     assert bad.exit_code == 2
+
+
+def test_a_glossary_match_inside_a_word_is_not_an_occurrence(tmp_path):
+    """pl-rzad once listed pf-4, zk-5 … because "rząd" was found inside "porządku": matches start a word."""
+    root = copy_corpus(tmp_path)
+    path = root / "glossary" / "pl.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    term = next(t for t in data["terms"] if t["id"] == "pl-rzad")
+    term["forms"][0]["occurs"] = ["pf-6", "pf-4"]  # pf-4 has only "w porządku rosnącym"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    problems = [p for p in check_corpus(root) if p.entry == "pl-rzad"]
+    assert len(problems) == 1 and "does not occur in pf-4" in problems[0].message
+    # a stem at the start of a word is still found ("kart" in "karty"), as every form of the glossary shows
+    assert not [p for p in check_corpus(root) if p.entry == "pl-karta"]
+
+
+def test_every_witness_quotation_names_a_defined_source_and_an_existing_clause(corpus):
+    assert corpus.witnesses, "corpus/witnesses/ holds the English witnesses"
+    for w in corpus.witnesses.values():
+        for p in w.passages:
+            assert p.clause in corpus.clauses and corpus.clauses[p.clause].game == w.game
+            src = w.sources[p.source]
+            assert src.url.startswith("http") and src.edition and src.section
+
+
+def _edit_witness(root: Path, wid: str, edit) -> None:
+    path = root / "witnesses" / f"{wid}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def test_a_witness_passage_with_an_unknown_source_or_clause_is_reported(tmp_path):
+    root = copy_corpus(tmp_path)
+
+    def edit(data):
+        data["passages"][0]["source"] = "nowhere"
+        data["passages"][1]["clause"] = "zk-99"
+        data["passages"][2]["clause"] = "ns-1"  # a clause of another game
+
+    _edit_witness(root, "cadogan-four-corners", edit)
+    messages = [p.message for p in check_corpus(root) if p.file == "witnesses/cadogan-four-corners.yaml"]
+    assert any("names source 'nowhere'" in m for m in messages)
+    assert any("zk-99, which does not exist" in m for m in messages)
+    assert any("ns-1 is a clause of napoleons-square" in m for m in messages)
+
+
+def test_a_witness_passage_needs_a_quotation_or_says_why_not(tmp_path):
+    root = copy_corpus(tmp_path)
+
+    def edit(data):
+        del data["passages"][0]["quote"]  # neither a quotation nor not_verified
+
+    _edit_witness(root, "cadogan-four-corners", edit)
+    problems = check_corpus(root)
+    assert len(problems) == 1 and "quotation or says why not" in problems[0].message

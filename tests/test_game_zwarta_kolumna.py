@@ -186,6 +186,26 @@ def test_side_reach_adjacent_reading_allows_only_the_neighbouring_foundation():
             assert cited(t, mv(g, src=lay.names[c], dst=lay.names[f])) is None
 
 
+@clause("zk-8")
+def test_each_side_reach_reading_gives_its_own_reason_for_a_refusal():
+    """Under side-reach=adjacent a side pile is refused a foundation of its own row: the reason
+    must not say "not in its row" there (it did once, and the example output of the docs with it)."""
+    for reading, words in (("row", "is not in its row"), ("adjacent", "is not the foundation next to it")):
+        g = create("zwarta-kolumna", rulings={"side-reach": reading})
+        lay = g.layout
+        t0 = table_with(g, {})
+        refused = [(s, f) for s in sides(g) for f in g.foundations if not g.options["reach"][s][f]]
+        assert refused
+        for s, f in refused:
+            t = table_with(g, {lay.names[s]: [next_on(t0, f)]})
+            bad = t.violation(mv(g, src=lay.names[s], dst=lay.names[f]))
+            assert bad is not None and bad[0] == "zk-8"
+            message = bad[1]
+            assert words in message, (reading, message)
+            if reading == "adjacent" and lay.same_row(s, f):
+                assert "not in its row" not in message
+
+
 @clause("zk-8", "zk-14")
 def test_after_deal_ruling_decides_whether_the_row_rule_lasts_once_the_deck_is_out():
     for reading, lifted in (("restricted", False), ("unrestricted", True)):

@@ -76,6 +76,7 @@ def test_glossary_tooltips_wrap_whole_words_longest_first() -> None:
     assert '<abbr title="foundation cards">karty podstawowe</abbr>' in out
     assert '<abbr title="card">karty</abbr> i asy' in out
     assert words_with("Na asy zbieramy karty, kartę", "kart") == {"karty", "kartę"}
+    assert words_with("w porządku rosnącym, w rząd", "rząd") == {"rząd"}  # never a piece of a word
 
 
 def test_fence_holds_any_text() -> None:
@@ -209,3 +210,18 @@ def test_a_relative_link_to_a_missing_anchor_fails_the_build(tmp_path: Path) -> 
     })
     assert proc.returncode != 0
     assert "zk-99" in proc.stdout + proc.stderr
+
+
+def test_a_clause_with_an_english_witness_shows_it_beside_the_translation_with_its_source() -> None:
+    from replay.site.data import SiteData
+    from replay.site.games import game_page
+
+    d = SiteData.collect()
+    md = game_page(d, "zwarta-kolumna")
+    block = md[md.index("### zk-8 "):md.index("### zk-9 ")]
+    w = d.corpus.witnesses["cadogan-four-corners"]
+    p = next(p for p in w.passages if p.clause == "zk-8")
+    assert '<div class="clause-witness" lang="en"' in block and p.quote in block
+    assert w.sources[p.source].url in block and "Departs from the English" in block
+    unverified = md[md.index("### zk-15 "):md.index("### zk-16 ")]
+    assert "not verified" in unverified and "clause-witness\"" not in unverified

@@ -32,6 +32,15 @@ def span_text(source: str, spans: list[tuple[int, int]] | tuple[tuple[int, int],
     return " … ".join(source[s:e] for s, e in spans)
 
 
+def occurrence_pattern(needle: str) -> re.Pattern[str]:
+    """Where a glossary form's ``match`` occurs: at the start of a word, case-insensitively.
+
+    A match is a whole word or phrase, or the stem of one ("kart" finds "karty", "kartę"), but
+    never a piece from inside a word: "rząd" must not be found in "porządku".
+    """
+    return re.compile(r"(?<!\w)" + re.escape(needle), re.IGNORECASE)
+
+
 def check_corpus(root: Path | None = None) -> list[Problem]:
     """Every problem in the corpus (an empty list when it is sound)."""
     try:
@@ -39,7 +48,7 @@ def check_corpus(root: Path | None = None) -> list[Problem]:
     except CorpusError as e:
         return [Problem(str(e).split(":", 1)[0], "", str(e).split(":", 1)[-1].strip())]
     out: list[Problem] = []
-    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts):
+    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses):
         out.extend(fn(corpus))
     return out
 
@@ -190,7 +199,7 @@ def _glossary(c: Corpus) -> list[Problem]:
             if other not in c.terms:
                 out.append(Problem(f, t.id, f"see_also names unknown term {other!r}"))
         for form in t.forms:
-            needle = (form.match or form.form).casefold()
+            needle = occurrence_pattern(form.match or form.form)
             for cid in form.occurs:
                 cl = c.clauses.get(cid)
                 if cl is None:
@@ -202,8 +211,9 @@ def _glossary(c: Corpus) -> list[Problem]:
                     "ru-modern": cl.normalized or "",
                     "en": cl.translation,
                 }[form.lang]
-                if needle not in hay.casefold():
-                    out.append(Problem(f, t.id, f"{form.form!r} (looked for as {needle!r}) does not occur in {cid}"))
+                if not needle.search(hay):
+                    out.append(Problem(f, t.id, f"{form.form!r} (looked for as {(form.match or form.form)!r}, "
+                                                f"at the start of a word) does not occur in {cid}"))
     return out
 
 
@@ -218,4 +228,30 @@ def _layouts(c: Corpus) -> list[Problem]:
             readings = {r.id for a in c.ambiguities_of_game(spec.game) if a.ruling for r in a.readings}
             if spec.reading not in readings:
                 out.append(Problem(f, spec.id, f"reading {spec.reading!r} is no reading of any ruling of {spec.game}"))
+    return out
+
+
+def _witnesses(c: Corpus) -> list[Problem]:
+    """Every quotation names its source, and every passage a clause of the witness's game."""
+    out = []
+    for w in c.witnesses.values():
+        f = f"witnesses/{w.id}.yaml"
+        if w.game not in c.games:
+            out.append(Problem(f, w.id, f"unknown game {w.game!r}"))
+        used = set()
+        for p in w.passages:
+            where = f"{w.id} {p.clause}"
+            cl = c.clauses.get(p.clause)
+            if cl is None:
+                out.append(Problem(f, where, f"names clause {p.clause}, which does not exist"))
+            elif cl.game != w.game:
+                out.append(Problem(f, where, f"{p.clause} is a clause of {cl.game}, not of {w.game}"))
+            if p.source not in w.sources:
+                out.append(Problem(f, where, f"the quotation names source {p.source!r}, which `sources` does not define"))
+            used.add(p.source)
+            if p.quote is not None and ("TODO" in p.quote or p.quote != p.quote.strip()):
+                out.append(Problem(f, where, "the quotation is not written out (TODO or stray spaces)"))
+        for key in w.sources:
+            if key not in used:
+                out.append(Problem(f, w.id, f"source {key!r} is quoted by no passage"))
     return out

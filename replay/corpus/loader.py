@@ -28,8 +28,10 @@ from replay.corpus.models import (
     GameInfo,
     GlossaryFile,
     LayoutSpec,
+    Passage,
     Term,
     Text,
+    WitnessFile,
 )
 from replay.engine.errors import CorpusError
 
@@ -101,6 +103,7 @@ class Corpus:
     layouts: dict[str, LayoutSpec]
     lock: ClauseLockFile | None
     text_of: dict[str, str] = field(default_factory=dict)  #: clause ID -> text ID
+    witnesses: dict[str, WitnessFile] = field(default_factory=dict)  #: English witnesses, by ID
 
     # ------------------------------------------------------------ derived layers
 
@@ -160,6 +163,11 @@ class Corpus:
         c = self.clauses[clause_id]
         tid = self.text_of[clause_id]
         return [k for k in self.corrections(tid) if any(s <= k.at < e for s, e in c.spans)]
+
+    def witness_passages(self, clause_id: str) -> list[tuple[WitnessFile, Passage]]:
+        """Every witness passage aligned to a clause, originals first, in file order."""
+        found = [(w, p) for w in self.witnesses.values() for p in w.passages if p.clause == clause_id]
+        return sorted(found, key=lambda wp: wp[0].relation != "original")
 
     def clauses_of(self, game: str) -> list[Clause]:
         return [c for c in self.clauses.values() if c.game == game]
@@ -229,7 +237,14 @@ def load(root: Path | None = None) -> Corpus:
         layouts[spec.id] = spec
     lock_path = root / "clause-ids.yaml"
     lock = load_model(lock_path, ClauseLockFile) if lock_path.exists() else None
-    return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of)
+    witnesses: dict[str, WitnessFile] = {}
+    for path in sorted((root / "witnesses").glob("*.yaml")):
+        w = load_model(path, WitnessFile)
+        if path.stem != w.id:
+            raise CorpusError(f"{path}: holds witness {w.id!r}; the file must be named {w.id}.yaml")
+        witnesses[w.id] = w
+    return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of,
+                  witnesses)
 
 
 @lru_cache(maxsize=1)

@@ -239,7 +239,9 @@ class TermForm(Strict):
     lang: TermLang
     form: str = Field(description="The headword as it is spelt in this language or spelling.")
     match: str | None = Field(
-        None, description="Substring to look for in each clause of `occurs` (default: form), case-insensitive."
+        None,
+        description="Word, phrase or stem to look for at the start of a word in each clause of `occurs` "
+        "(default: form), case-insensitive; never matched inside a word.",
     )
     occurs: list[ClauseId] = Field(default_factory=list)
 
@@ -254,6 +256,63 @@ class Term(Strict):
 
 class GlossaryFile(Strict):
     terms: list[Term]
+
+
+# --------------------------------------------------------------------------- witnesses
+
+
+class WitnessSource(Strict):
+    """Where a witness's quotations were read: the book, its edition, the copy actually consulted."""
+
+    work: str = Field(min_length=1, description="Author and title, e.g. Lady Cadogan, Illustrated Games of Patience.")
+    edition: str = Field(min_length=1, description="Edition, place, publisher, year.")
+    section: str = Field(min_length=1, description="The game's section (its title in the book).")
+    place: str = Field(min_length=1, description="Page or chapter, or the ebook and its division.")
+    url: Annotated[str, StringConstraints(pattern=r"^https?://\S+$")] = Field(
+        description="The copy the quotations were copied from (a transcription is named as such)."
+    )
+    also: list[str] = Field(default_factory=list, description="Other copies consulted.")
+
+
+class Passage(Strict):
+    """The witness's words that one clause corresponds to, and what the clause changes."""
+
+    clause: ClauseId
+    source: Slug = Field(description="Key of the source in the file's `sources`.")
+    part: str = Field(min_length=1, description="Where in the section: Rule I, Play, Note …")
+    quote: str | None = Field(
+        None, min_length=1, description="Short quotation, copied from the source; absent when not verified."
+    )
+    not_verified: str | None = Field(
+        None, min_length=1, description="Why there is no quotation: what could not be retrieved."
+    )
+    departs: str | None = Field(
+        None, description="Where the Polish or Russian departs from the English; absent when it follows it."
+    )
+
+    @model_validator(mode="after")
+    def _quote_or_why_not(self) -> Passage:
+        if (self.quote is None) == (self.not_verified is None):
+            raise ValueError(f"{self.clause}: a passage has a quotation or says why not (not_verified), not both")
+        return self
+
+
+WitnessRelation = Literal["original", "relative"]
+
+
+class WitnessFile(Strict):
+    """An English witness of one game, aligned clause by clause (``corpus/witnesses/*.yaml``)."""
+
+    id: Slug
+    game: GameId
+    relation: WitnessRelation = Field(
+        description="original: the text our clauses translate or adapt; relative: another game whose wording "
+        "our text echoes (cited for comparison only)."
+    )
+    title: str
+    summary: str
+    sources: dict[Slug, WitnessSource] = Field(min_length=1)
+    passages: list[Passage] = Field(min_length=1)
 
 
 # --------------------------------------------------------------------------- layouts

@@ -18,6 +18,7 @@ FILES: dict[str, type[BaseModel]] = {
     "ambiguities.schema.json": M.AmbiguitiesFile,
     "glossary.schema.json": M.GlossaryFile,
     "layout.schema.json": M.LayoutSpec,
+    "witness.schema.json": M.WitnessFile,
 }
 
 

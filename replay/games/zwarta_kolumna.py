@@ -128,7 +128,7 @@ def corners_reach_every_foundation_others_only_their_row(t: Table, m: Move) -> s
         return None
     if t.game.options["unrestricted_when_dealt"] and stock_empty(t):
         return None
-    return f"{t.name(m.src)} is not a corner and {t.name(m.dst)} is not in its row"
+    return f"{t.name(m.src)} is not a corner and {t.name(m.dst)} {t.game.options['beyond_reach']}"
 
 
 @rule("zk-19", "zk-3", "zk-20")
@@ -287,6 +287,9 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "bottom_first": readings["gather-order"] == "piles-bottom-first",
         "corners": corners,
         "reach": reach,
+        # why a side card cannot reach a foundation, in the words of the reading (ruling side-reach)
+        "beyond_reach": "is not the foundation next to it in its row" if readings["side-reach"] == "adjacent"
+        else "is not in its row",
         "row_partner": row_partner,
         "unrestricted_when_dealt": readings["after-deal"] == "unrestricted",
         "build_last_pass_only": readings["building-from"] == "last-pass",

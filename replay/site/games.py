@@ -3,7 +3,9 @@
 Each clause is a heading whose anchor is the clause ID (``games/zwarta-kolumna/#zk-8``),
 followed by the original (diplomatic text; the verbatim one in a collapsible block
 when they differ; the modern-spelling reading for Russian) beside the English
-translation, the translator's notes, **Implemented by** (autorefs links to the API
+translation and, where one exists, the English witness (Cadogan's words that the clause
+renders or echoes, with where they were read and what the text changed), the translator's
+notes, **Implemented by** (autorefs links to the API
 documentation of each function and relative links to its source lines), **Tested
 by** (links to the tagged tests' source lines) and the ambiguities of the register
 that concern it, as callouts.  Glossary terms become tooltips (``abbr``).
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from replay.corpus.models import Ambiguity, Clause, LayoutSpec
+from replay.corpus.models import Ambiguity, Clause, LayoutSpec, Passage, WitnessFile
 from replay.engine.registry import Implementation
 from replay.site.data import SiteData
 from replay.site.links import Linker
@@ -130,10 +132,13 @@ def _suit(s: str) -> str:
 
 
 def words_with(text: str, needle: str) -> set[str]:
-    """The words or phrases of ``text`` that contain ``needle`` (case-insensitive), as they are spelt."""
+    """The words or phrases of ``text`` that begin with ``needle`` (case-insensitive), as they are spelt.
+
+    As in ``replay corpus check``, a match starts a word: it is never a piece from inside one.
+    """
     if not needle.strip():
         return set()
-    pat = re.compile(r"\w*" + re.escape(needle) + r"\w*", re.IGNORECASE)
+    pat = re.compile(r"(?<!\w)" + re.escape(needle) + r"\w*", re.IGNORECASE)
     return {m.group(0) for m in pat.finditer(text) if m.group(0)}
 
 
@@ -197,12 +202,19 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
     else:
         cols.append(("original", lang, f"Original · {LANG_NAMES.get(lang, lang)}", diplomatic))
     cols.append(("translation", "en", "English", c.translation))
+    witnesses = d.corpus.witness_passages(c.id)
+    for w, p in witnesses:
+        if p.quote is not None:
+            src = w.sources[p.source]
+            kind = "English original" if w.relation == "original" else "Compare"
+            cols.append(("witness", "en", f"{kind} · {src.section.title()} · {p.part}", f"“{p.quote}”"))
     out = ['<div class="clause-text" markdown>', ""]
     for cls, lng, caption, body in cols:
-        shown = esc(body) if cls == "translation" else mark_terms(esc(body), words or {})
+        shown = esc(body) if cls in ("translation", "witness") else mark_terms(esc(body), words or {})
         out += [f'<div class="clause-{cls}" lang="{lng}" markdown>', "",
                 f'<span class="layer">{caption}</span>', "", shown, "", "</div>", ""]
     out += ["</div>", ""]
+    out += witness_notes(witnesses, link)
     if diplomatic != c.verbatim:
         fixes = d.corpus.clause_corrections(c.id)
         kinds: OrderedDict[tuple[str, str, str], int] = OrderedDict()
@@ -216,6 +228,24 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
                     f"[text {tid}]({link.verbatim(tid)})."]
         out.append('??? quote "Verbatim, as digitized"\n\n' + indent("\n".join(verbatim)) + "\n")
     return "\n".join(out)
+
+
+def witness_notes(witnesses: list[tuple[WitnessFile, Passage]], link: Linker) -> list[str]:
+    """Under the columns: where each English witness was read, and where the clause departs from it."""
+    out = []
+    for w, p in witnesses:
+        src = w.sources[p.source]
+        where = (f"{esc(src.work)}, {esc(src.edition)}, {esc(src.section)}, {esc(p.part)} "
+                 f"([copy consulted]({src.url}))")
+        if p.quote is None:
+            out += [f'<p class="clause-witness-note" markdown>**{esc(w.title)}**, {esc(p.part)}: not verified. '
+                    f"{link.prose(p.not_verified or '')}</p>", ""]
+            continue
+        text = f"**{esc(w.title)}**: {where}."
+        if p.departs:
+            text += " **Departs from the English:** " + link.prose(p.departs)
+        out += [f'<p class="clause-witness-note" markdown>{text}</p>', ""]
+    return out
 
 
 def implemented_by(d: SiteData, c: Clause, link: Linker) -> str:
