@@ -214,8 +214,9 @@ def test_an_example_game_steps_through(browser_page, server: str) -> None:
     assert status.inner_text() == "start"
     page.locator(".stepper button[data-go=next]").click()
     assert status.inner_text() == f"move 1 of {moves}"
-    assert page.locator(".step.current .tgrid").is_visible()
-    assert not page.locator(".step[data-step='0'] .tgrid").is_visible()
+    assert page.locator(".step.current").is_visible()
+    assert page.locator(".replay-viewer .rv-table svg").get_attribute("aria-label") == "the table after move 1"
+    assert not page.locator(".step[data-step='0']").is_visible()
     if moves > 1:
         page.keyboard.press("ArrowRight")
         assert status.inner_text() == f"move 2 of {moves}"

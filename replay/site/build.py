@@ -84,6 +84,10 @@ def generate(d: SiteData) -> Generated:
         out.add(example.page, ex.example_page(d, r))
         out.add(example.page[:-3] + ".json", example.path.read_bytes(), in_nav=False)
     out.add(ex.INDEX, ex.examples_index(d, out.examples, ex.broken_reports(d)))
+    from replay.view.render import script, style
+
+    out.add(ex.VIEWER_JS, script(), in_nav=False)
+    out.add(ex.VIEWER_CSS, style(), in_nav=False)
     return out
 
 

@@ -2,186 +2,88 @@
 
 For every log the page gives the game instance (variants, rulings), the verdict of the
 validator (:func:`replay.log.validate.check_bytes`, the same as ``replay validate``),
-the table at the start and at the end drawn as SVG, and every move with the table after
-it, as a compact grid drawn from :meth:`replay.engine.game.Table.snapshot`.  The steps
-are collapsible blocks (readable without JavaScript); ``javascripts/replay.js`` turns
-them into a stepper (first / previous / next / last, a slider and the arrow keys).
+the game move by move and the table at the end.  The move-by-move part is the game viewer
+of :mod:`replay.view` (the same fragment ``replay view`` writes into its standalone file):
+the table drawn as SVG at every step, a slider, the arrow keys, the move list, and the
+clauses each move was checked against.  Its script and styles are generated as assets
+(:data:`VIEWER_JS`, :data:`VIEWER_CSS`, named in ``mkdocs.yml``).
 
 The logs of ``examples/broken`` are listed on the index page with their verdicts.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from replay.site.data import EXAMPLES_DIR, Example, SiteData
 from replay.site.links import Linker
-from replay.site.svg import SUIT_SYMBOL, card_text, table_svg
-from replay.site.text import esc, one_line, raw_block
+from replay.site.svg import table_svg
+from replay.site.text import esc, raw_block
+from replay.view.model import GameView, Step, replay_log
 
 INDEX = f"{EXAMPLES_DIR}/index.md"
-
-
-@dataclass
-class Step:
-    n: int  #: 1-based move number
-    move: dict[str, Any]  #: the log entry
-    text: str  #: the move in words
-    snapshot: dict[str, Any]
-    changed: list[str]  #: containers whose cards changed
-    src: str | None = None
-    dst: str | None = None
-    clauses: list[str] = field(default_factory=list)  #: clauses of the functions consulted for the move
+#: the viewer's script and styles, as site assets (``mkdocs.yml`` names them)
+VIEWER_JS = "assets/viewer/viewer.js"
+VIEWER_CSS = "assets/viewer/viewer.css"
 
 
 @dataclass
 class Replayed:
-    """One log replayed: the steps that could be made and the verdict."""
+    """One example log replayed (:class:`replay.view.model.GameView`) and where it came from."""
 
     example: Example
-    verdict: str = "unknown"
-    outcome: str | None = None
-    claimed: str | None = None
-    problem: Any = None  #: the first problem of the validator's report
-    game: Any = None  #: the engine's game instance
-    start: dict[str, Any] | None = None
-    steps: list[Step] = field(default_factory=list)
-    error: str | None = None
+    view: GameView
 
     @property
     def title(self) -> str:
         return f"{self.example.game} · {self.example.form} · {self.example.name}"
 
+    @property
+    def verdict(self) -> str:
+        return self.view.verdict
 
-def describe_move(move: dict[str, Any]) -> str:
-    t = move.get("type", "?")
-    if t in ("deal", "redeal"):
-        return {"deal": "Deal", "redeal": "Redeal: gather the piles and deal again"}[t]
-    card = move.get("card")
-    face = f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
-    count = move.get("count", 1)
-    many = f" ({count} cards)" if count != 1 else ""
-    verb = {"move": "Move", "fill": "Fill", "tuck": "Tuck"}.get(t, t.capitalize())
-    return f"{verb}{face}{many} {move.get('from', '?')} → {move.get('to', '?')}"
+    @property
+    def outcome(self) -> str | None:
+        return self.view.outcome
+
+    @property
+    def claimed(self) -> str | None:
+        return self.view.claimed
+
+    @property
+    def problem(self) -> Any:
+        return self.view.problem
+
+    @property
+    def game(self) -> Any:
+        return self.view.game
+
+    @property
+    def start(self) -> dict[str, Any] | None:
+        return self.view.start
+
+    @property
+    def steps(self) -> list[Step]:
+        """The moves replayed (the start left out)."""
+        return self.view.steps[1:]
+
+    @property
+    def error(self) -> str | None:
+        return self.view.error or (self.example.error if not isinstance(self.example.data, dict) else None)
 
 
-def replay_example(d: SiteData, e: Example) -> Replayed:
+def replay_example(d: SiteData | None, e: Example) -> Replayed:
     """Validate and replay one log (never raises: problems end up in the result)."""
-    from replay.engine import cards as C
-    from replay.engine.errors import ReplayError
-    from replay.engine.game import Move
-    from replay.games import create
-    from replay.log.validate import check_bytes
-
-    r = Replayed(e)
-    report = check_bytes(e.path.read_bytes(), e.rel)
-    r.verdict, r.outcome, r.problem = report.verdict, report.outcome, report.first
-    if not isinstance(e.data, dict):
-        r.error = e.error or "the file is not a JSON object"
-        return r
-    r.claimed = e.data.get("result")
-    try:
-        game = create(e.data["game"], e.data.get("variants", []), e.data.get("rulings", {}))
-        table = game.new_table([C.parse(c) for c in e.data["deck"]])
-    except (ReplayError, KeyError, TypeError, ValueError) as err:
-        r.error = f"cannot set up the game: {one_line(str(err))}"
-        return r
-    r.game = game
-    r.start = table.snapshot()
-    before = r.start
-    index = game.layout.index
-    for n, mv in enumerate(e.data.get("moves", []), start=1):
-        try:
-            m = Move(mv["type"], index(mv["from"]) if "from" in mv else -1, index(mv["to"]) if "to" in mv else -1,
-                     C.parse(mv["card"]) if mv.get("card") else -1, mv.get("count", 1))
-            table.apply(m)
-        except (ReplayError, KeyError, TypeError, ValueError):
-            break  # the validator's report says why
-        after = table.snapshot()
-        changed = [k for k in after["piles"] if after["piles"][k] != before["piles"][k]]
-        r.steps.append(Step(n, mv, describe_move(mv), after, changed, mv.get("from"), mv.get("to"),
-                            move_clauses(game, m)))
-        before = after
-    return r
+    return Replayed(e, replay_log(e.path.read_bytes(), e.rel))
 
 
-def move_clauses(game: Any, m: Any) -> list[str]:
-    """The clauses of every function the rules consult for a move: its checks, how it is made, what follows."""
-    if hasattr(game, "consulted"):
-        fns = game.consulted(m)
-    else:  # the same from the rule book
-        book = game.book
-        fns = [r for r, exempt in book.first if m.type not in exempt]
-        roles = game.roles
-        entry = book.entries.get((m.type, roles[m.src] if m.src >= 0 else None, roles[m.dst] if m.dst >= 0 else None))
-        if entry is not None:
-            fns += list(entry.rules) + ([entry.perform] if entry.perform else []) + list(entry.after)
-    out: list[str] = []
-    for fn in fns:
-        for c in getattr(fn, "clauses", ()):
-            if c not in out:
-                out.append(c)
-    return out
-
-
-def rules_html(d: SiteData, page_uri: str, clauses: list[str]) -> str:
-    """Links to the clauses a move was checked against (raw HTML: URLs relative to the page's URL)."""
-    if not clauses:
-        return ""
-    url_dir = page_uri[:-3]  # examples/g/f/name.md -> examples/g/f/name (its URL is that folder)
-    links = []
-    for cid in clauses:
-        c = d.corpus.clauses.get(cid)
-        if c is None:
-            links.append(html.escape(cid))
-            continue
-        href = posixpath.relpath(f"games/{c.game}", url_dir) + f"/#{cid}"
-        tip = one_line(c.translation)
-        tip = tip if len(tip) <= 90 else tip[:89] + "…"
-        links.append(f'<a href="{href}" title="{html.escape(tip)}">{cid}</a>')
-    return '<p class="step-rules">Rules: ' + " · ".join(links) + "</p>"
-
-
-# --------------------------------------------------------------------------- drawing
-
-
-def _tracks(values: list[float]) -> dict[float, int]:
-    return {v: i + 1 for i, v in enumerate(sorted(set(values)))}
-
-
-def grid_html(game: Any, snap: dict[str, Any], src: str | None = None, dst: str | None = None,
-              changed: list[str] | None = None) -> str:
-    """A compact HTML grid of a snapshot: top card, the two beneath, the count; move source/target marked."""
-    lay = game.layout
-    rows, cols = _tracks(list(lay.rows)), _tracks(list(lay.cols))
-    changed_set = set(changed or ())
-    cells = []
-    for name, role, row, col in zip(lay.names, lay.roles, lay.rows, lay.cols):
-        cards = snap["piles"].get(name, [])
-        classes = [f"c-{role}"]
-        if name == src:
-            classes.append("c-src")
-        if name == dst:
-            classes.append("c-dst")
-        if name in changed_set and name not in (src, dst):
-            classes.append("c-chg")
-        if role == "stock":
-            face = f"<b>{len(cards)}</b>" if cards else "<em>empty</em>"
-        elif cards:
-            top, colour = card_text(cards[-1])
-            under = " ".join(card_text(c)[0] for c in cards[-3:-1])
-            face = f'<b class="{"red" if colour != "#212121" else "blk"}">{top}</b>' + (f"<s>{under}</s>" if under else "")
-        else:
-            suit = (snap.get("foundation_suits") or {}).get(name)
-            face = f"<em>{SUIT_SYMBOL[suit]}</em>" if role == "foundation" and suit else "<em>·</em>"
-        cells.append(f'<span class="{" ".join(classes)}" style="grid-area:{rows[row]}/{cols[col]}">'
-                     f"{face}<i>{html.escape(name)} {len(cards)}</i></span>")
-    return f'<div class="tgrid" style="--cols:{len(cols)}">' + "".join(cells) + "</div>"
+def rules_base(page_uri: str) -> str:
+    """The site's root, relative to the URL of the page ``page_uri`` (``examples/g/f/name.md``)."""
+    return posixpath.relpath(".", page_uri[:-3])  # the page's URL is the folder examples/g/f/name/
 
 
 def _svg_of(game: Any, snap: dict[str, Any], label: str, src: str | None = None, dst: str | None = None) -> str:
@@ -244,26 +146,15 @@ def example_page(d: SiteData, r: Replayed) -> str:
         return "\n".join(out)
     if bold := [k for k, v in rulings.items() if defaults.get(k) not in (None, v)]:
         out += [f"Rulings in **bold** differ from the default reading ({', '.join(f'`{k}`' for k in bold)}).", ""]
-    out += ["## The table at the start", "",
-            raw_block(_svg_of(r.game, r.start or {}, f"{e.name}: the table before the first move")), ""]
     out += ["## Move by move", "",
-            "Orange marks the pile a card comes from, blue where it goes, grey other piles that changed "
-            "(a deal, a refill). Each pile shows its top card, the two beneath it and how many cards it "
-            "holds. Under each table, the clauses whose rules the move was checked against and carried out "
-            "by. Use the buttons or the arrow keys to step through the game.", ""]
-    n = len(r.steps)
-    steps = ['<div class="game-steps" data-search-exclude>']
-    steps.append(f'<section class="step" data-step="0"><details open><summary><span class="step-n">Start</span> '
-                 f"the table before the first move</summary>{grid_html(r.game, r.start or {})}</details></section>")
-    for s in r.steps:
-        steps.append(
-            f'<section class="step" data-step="{s.n}" id="move-{s.n}"><details><summary>'
-            f'<span class="step-n">{s.n}/{n}</span> {html.escape(s.text)}</summary>'
-            f"{grid_html(r.game, s.snapshot, s.src, s.dst, s.changed)}{rules_html(d, e.page, s.clauses)}"
-            "</details></section>"
-        )
-    steps.append("</div>")
-    out += [raw_block("\n".join(steps)), ""]
+            "The table after each move: orange marks the pile a card comes from, blue where it goes. "
+            "Each pile shows its top card, the cards beneath it and how many cards it holds. Under the "
+            "table, the clauses whose rules the move was checked against and carried out by. Use the "
+            "buttons, the slider, the move list or the arrow keys (Home, End) to step through the game; "
+            f"`replay view {e.rel}` writes the same viewer as one file.", ""]
+    from replay.view.render import viewer_html
+
+    out += [raw_block(viewer_html(r.view, rules_base(e.page))), ""]
     if r.verdict != "valid" and r.problem is not None and getattr(r.problem, "move", None) is not None:
         out += [f"!!! failure \"Move {r.problem.move + 1} is refused\"", f"    {verdict_text(r, link)}", ""]
     final = r.steps[-1].snapshot if r.steps else (r.start or {})

@@ -216,46 +216,71 @@ def table_svg(
 
     ``piles`` maps container names to card codes, bottom first (the stock's next card last).
     """
+    head, groups, tail = table_parts(names, roles, rows, cols, piles, foundation_suits=foundation_suits, src=src,
+                                     dst=dst, label=label)
+    return "\n".join([head, *groups, tail]) + "\n"
+
+
+def table_parts(
+    names: Sequence[str],
+    roles: Sequence[str],
+    rows: Sequence[float],
+    cols: Sequence[float],
+    piles: Mapping[str, Sequence[str]],
+    *,
+    foundation_suits: Mapping[str, str | None] | None = None,
+    src: str | None = None,
+    dst: str | None = None,
+    label: str = "table",
+) -> tuple[str, list[str], str]:
+    """The pieces of :func:`table_svg`: the opening (size, title, patterns), one ``<g>`` per container, the end.
+
+    The game viewer (:mod:`replay.view`) draws each step from these pieces: a container's group
+    depends only on its name, role, place, cards and suit, so equal groups are stored once.
+    """
     foundation_suits = foundation_suits or {}
     grid = Grid(list(zip(rows, cols)))
-    out = _open(grid.width, grid.height - 8, label, "replay-table")
-    for name, role, row, col in zip(names, roles, rows, cols):
-        x, y = grid.x(col), grid.y(row)
-        cards = list(piles.get(name, ()))
-        stroke, width = None, 1.5
-        if name == src:
-            stroke, width = "#ef6c00", 4.0
-        elif name == dst:
-            stroke, width = "#1e88e5", 4.0
-        cls = f"pile role-{role}" + (" src" if name == src else "") + (" dst" if name == dst else "")
-        out.append(f'<g class="{cls}" data-name="{escape(name)}">')
-        cx = x + CARD_W / 2
-        if role == "stock":
-            if cards:
-                out.append(_card(x, y, "stock", stroke=stroke, width=width))
-                out.append(f'<rect x="{_n(x + 8)}" y="{_n(y + CARD_H / 2 - 11)}" width="{CARD_W - 16}" '
-                           'height="20" rx="3" fill="#ffffff"/>')
-                out.append(_text(cx, y + CARD_H / 2 + 4, str(len(cards)), size=12, weight="bold", fill="#0d47a1"))
-            else:
-                out.append(_card(x, y, "waste", stroke=stroke or "#90a4ae", width=width, dashed=True))
-                out.append(_text(cx, y + CARD_H / 2 + 4, "empty", size=10, fill="#90a4ae"))
-        elif cards:
-            fill_role = "foundation" if role == "foundation" else "tableau"
-            out.append(_card(x, y, fill_role, stroke=stroke, width=width))
-            face, colour = card_text(cards[-1])
-            out.append(_text(cx, y + 50, face, size=22, weight="bold", fill=colour, cls="card"))
-            out.append(_text(x + 5, y + 14, face, size=10, anchor="start", fill=colour))
-            if len(cards) > 1:
-                under = " ".join(card_text(c)[0] for c in cards[-4:-1])
-                out.append(_text(cx, y + 72, under, size=8, fill="#607d8b"))
+    head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table"))
+    groups = [_pile_group(name, role, grid.x(col), grid.y(row), list(piles.get(name, ())),
+                          foundation_suits.get(name), name == src, name == dst)
+              for name, role, row, col in zip(names, roles, rows, cols)]
+    return head, groups, "</svg>"
+
+
+def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit: str | None, is_src: bool,
+                is_dst: bool) -> str:
+    """One container of :func:`table_svg` as an SVG group."""
+    stroke, width = None, 1.5
+    if is_src:
+        stroke, width = "#ef6c00", 4.0
+    elif is_dst:
+        stroke, width = "#1e88e5", 4.0
+    cls = f"pile role-{role}" + (" src" if is_src else "") + (" dst" if is_dst else "")
+    out = [f'<g class="{cls}" data-name="{escape(name)}">']
+    cx = x + CARD_W / 2
+    if role == "stock":
+        if cards:
+            out.append(_card(x, y, "stock", stroke=stroke, width=width))
+            out.append(f'<rect x="{_n(x + 8)}" y="{_n(y + CARD_H / 2 - 11)}" width="{CARD_W - 16}" '
+                       'height="20" rx="3" fill="#ffffff"/>')
+            out.append(_text(cx, y + CARD_H / 2 + 4, str(len(cards)), size=12, weight="bold", fill="#0d47a1"))
         else:
-            out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
-                             dashed=True))
-            suit = foundation_suits.get(name)
-            if role == "foundation" and suit:
-                out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20,
-                                 fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
-        out.append(_text(cx, y + CARD_H + 13, f"{name} · {len(cards)}", size=10, fill="#455a64"))
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            out.append(_card(x, y, "waste", stroke=stroke or "#90a4ae", width=width, dashed=True))
+            out.append(_text(cx, y + CARD_H / 2 + 4, "empty", size=10, fill="#90a4ae"))
+    elif cards:
+        fill_role = "foundation" if role == "foundation" else "tableau"
+        out.append(_card(x, y, fill_role, stroke=stroke, width=width))
+        face, colour = card_text(cards[-1])
+        out.append(_text(cx, y + 50, face, size=22, weight="bold", fill=colour, cls="card"))
+        out.append(_text(x + 5, y + 14, face, size=10, anchor="start", fill=colour))
+        if len(cards) > 1:
+            under = " ".join(card_text(c)[0] for c in cards[-4:-1])
+            out.append(_text(cx, y + 72, under, size=8, fill="#607d8b"))
+    else:
+        out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
+                         dashed=True))
+        if role == "foundation" and suit:
+            out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20, fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
+    out.append(_text(cx, y + CARD_H + 13, f"{name} · {len(cards)}", size=10, fill="#455a64"))
+    out.append("</g>")
+    return "\n".join(out)

@@ -1,0 +1,350 @@
+"""The game viewer as HTML: one fragment for the site's example pages and for ``replay view``.
+
+:func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
+
+* the table, drawn by :func:`replay.site.svg.table_parts` at every step (each container's
+  SVG group is stored once in a JSON block; a step is the list of its groups, so the file
+  stays small and the drawing is exactly the site's);
+* one ``<section class="step">`` per step (readable without JavaScript as collapsible
+  blocks): the move in words, its ``comment``, the clauses consulted, and at the move the
+  rules refuse the clause broken, in the original and in translation, linked to the rules site;
+* with an analysis (``replay analyse``) each position's verdict, also on a timeline.
+
+``viewer.js`` (:data:`SCRIPT`) makes it a stepper: buttons, a slider, a timeline, the move
+list, ←/→ and Home/End.  :func:`standalone_page` wraps the fragment, the script and the
+styles (:data:`STYLE`) in one self-contained HTML file: no server, no network.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from replay.site.svg import table_parts
+from replay.view.model import GameView, Step, short_move
+
+#: classes of the analysis statuses on the timeline
+STATUS_TEXT = {"won": "winnable", "unwinnable": "lost (unwinnable)", "unknown": "unknown within the budget"}
+
+
+@lru_cache(maxsize=None)
+def _asset(name: str) -> str:
+    return resources.files("replay.view").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def script() -> str:
+    """The viewer's JavaScript (``replay/view/static/viewer.js``)."""
+    return _asset("viewer.js")
+
+
+def style() -> str:
+    """The viewer's styles (``replay/view/static/viewer.css``)."""
+    return _asset("viewer.css")
+
+
+def clause_url(base: str | None, cid: str) -> str | None:
+    """The address of clause ``cid`` on the rules site whose root is ``base`` (None: no link)."""
+    from replay.corpus.loader import default_corpus
+
+    c = default_corpus().clauses.get(cid)
+    if base is None or c is None:
+        return None
+    return f"{base.rstrip('/')}/games/{c.game}/#{cid}"
+
+
+def _clause_link(base: str | None, cid: str) -> str:
+    from replay.log.describe import clause_text
+
+    href = clause_url(base, cid)
+    _, translation, _, _ = clause_text(cid)
+    tip = " ".join((translation or "").split())
+    tip = tip if len(tip) <= 90 else tip[:89] + "…"
+    title = f' title="{html.escape(tip)}"' if tip else ""
+    if href is None:
+        return f'<span class="rv-clause"{title}>{html.escape(cid)}</span>'
+    return f'<a class="rv-clause" href="{html.escape(href)}"{title}>{html.escape(cid)}</a>'
+
+
+# --------------------------------------------------------------------------- the table at each step
+
+
+def _drawing(v: GameView, snapshot: dict[str, Any], src: str | None, dst: str | None,
+             label: str) -> tuple[str, list[str], str]:
+    assert v.game is not None
+    lay = v.game.layout
+    return table_parts(lay.names, lay.roles, lay.rows, lay.cols, snapshot["piles"],
+                       foundation_suits=snapshot.get("foundation_suits"), src=src, dst=dst, label=label)
+
+
+def _frames(v: GameView) -> tuple[dict[str, Any], str]:
+    """The JSON data of the drawings (groups stored once) and the SVG of the start."""
+    groups: dict[str, int] = {}
+    frames = []
+    shown: list[tuple[Step, str | None, str | None, str]] = [
+        (s, s.src, s.dst, f"the table after move {s.n}" if s.n else "the table before the first move")
+        for s in v.steps]
+    if v.refused is not None:
+        r = v.refused
+        shown.append((v.steps[-1], r.src, r.dst, f"the table before move {r.n}, which the rules refuse"))
+    head = tail = ""
+    for s, src, dst, label in shown:
+        head, parts, tail = _drawing(v, s.snapshot, src, dst, LABEL)
+        frames.append({"g": [groups.setdefault(p, len(groups)) for p in parts], "label": label})
+    h, parts, t = _drawing(v, v.steps[0].snapshot, None, None, shown[0][3])
+    first = "\n".join([h, *parts, t])  # the start, for a reader without JavaScript
+    return {"head": head, "tail": tail, "groups": list(groups), "steps": frames}, first
+
+
+#: stands for a step's label in the shared SVG opening (the script puts the label in)
+LABEL = "@label@"
+
+
+def _json_block(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script type="application/json" class="rv-data">{text}</script>'
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+def _status_of(analysis: dict[str, Any] | None, k: int) -> dict[str, Any] | None:
+    if not analysis:
+        return None
+    positions = analysis.get("positions") or []
+    return positions[k] if k < len(positions) and positions[k].get("position") == k else None
+
+
+def analysis_text(pos: dict[str, Any], lost_after: int | None = None) -> str:
+    """One position's verdict in words (HTML)."""
+    status = pos.get("status", "unknown")
+    how = pos.get("how")
+    bits = [f'<b class="an-{html.escape(status)}">{html.escape(STATUS_TEXT.get(status, status))}</b>']
+    if how == "inferred":
+        bits.append(f"(inferred from position {pos.get('from')}: {html.escape(pos.get('reason', ''))})")
+    elif how == "solved":
+        bits.append(f"(solved, {pos.get('nodes', 0)} nodes)")
+    if pos.get("position") == lost_after:
+        bits.append("— <b>the move that lost the game</b>")
+    line = pos.get("line")
+    if line:
+        shown = " ".join(html.escape(x) for x in line[:40]) + (" …" if len(line) > 40 else "")
+        bits.append(f'<br><span class="rv-line">a winning line of {len(line)} moves: {shown}</span>')
+    return " ".join(bits)
+
+
+def _rules(base: str | None, clauses: list[str]) -> str:
+    if not clauses:
+        return ""
+    return '<p class="step-rules">Rules: ' + " · ".join(_clause_link(base, c) for c in clauses) + "</p>"
+
+
+def _comment(move: dict[str, Any] | None) -> str:
+    c = (move or {}).get("comment")
+    if not isinstance(c, str) or not c.strip():
+        return ""
+    return f'<p class="rv-comment">{html.escape(c)}</p>'
+
+
+def violation_html(v: GameView, base: str | None) -> str:
+    """The refused move: the clause broken, quoted in the original and in translation, with its link."""
+    r = v.refused
+    if r is None:
+        return ""
+    p = r.problem
+    out = [f'<div class="rv-violation" role="alert"><p><b>Move {r.n} is refused</b> ({html.escape(p.code)}): '
+           f"{html.escape(p.message)}</p>"]
+    if p.clause:
+        out.append(f"<p>It breaks {_clause_link(base, p.clause)}.</p>")
+        if p.original or p.translation:
+            out.append('<blockquote class="rv-original" lang="und">' + html.escape(p.original or "") + "</blockquote>")
+            out.append('<blockquote class="rv-translation" lang="en">' + html.escape(p.translation or "")
+                       + "</blockquote>")
+    if p.held:
+        out.append(f'<p class="rv-held">The table held: {html.escape(p.held)}</p>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def _section(k: int, total: int, summary: str, body: str, cls: str = "step") -> str:
+    label = "Start" if k == 0 else f"{k}/{total}"
+    open_ = " open" if k == 0 else ""
+    return (f'<section class="{cls}" data-step="{k}" id="move-{k}"><details{open_}><summary><span class="step-n">{label}</span> '
+            f"{summary}</summary>{body}</details></section>")
+
+
+def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None) -> str:
+    """The viewer fragment of a replayed log (see the module's docstring).
+
+    ``rules_base`` is the root of the rules site the clause links point into (relative or absolute;
+    None: the clauses are named and quoted, not linked).
+    """
+    if v.game is None or not v.steps:
+        return ""
+    data, first = _frames(v)
+    total = len(v.moves)
+    lost = analysis.get("lost_after") if analysis else None
+    sections, items, cells = [], [], []
+    for s in v.steps:
+        text = html.escape(s.text)
+        body = _comment(s.move) + _rules(rules_base, s.clauses)
+        pos = _status_of(analysis, s.n)
+        status = ""
+        if pos is not None:
+            body += f'<p class="rv-analysis">Position after {"the deal" if s.n == 0 else f"move {s.n}"}: ' \
+                    f"{analysis_text(pos, lost)}</p>"
+            status = f" an-{pos.get('status', 'unknown')}" + (" an-inferred" if pos.get("how") == "inferred" else "") \
+                + (" an-lost" if s.n == lost else "")
+        sections.append(_section(s.n, total, text, body))
+        short = "start" if s.move is None else short_move(s.move)
+        cls = f' class="{status.strip()}"' if status else ""
+        number = "" if s.n == 0 else f"{s.n}. "
+        items.append(f'<li data-step="{s.n}"{cls}><a href="#move-{s.n}">{number}{html.escape(short)}</a>'
+                     f"{_comment_note(s.move)}</li>")
+        tip = ("start" if s.n == 0 else f"move {s.n}: {short}") + (
+            f" — {STATUS_TEXT.get(pos.get('status', ''), '')}" if pos else "")
+        cells.append(f'<span data-step="{s.n}" class="rv-cell{status}" title="{html.escape(tip)}"></span>')
+    if v.refused is not None:
+        r = v.refused
+        k = len(v.steps)
+        sections.append(_section(k, total, f"{html.escape(r.text)} — <b>refused</b>",
+                                 _comment(r.move) + violation_html(v, rules_base), "step refused"))
+        items.append(f'<li data-step="{k}" class="refused"><a href="#move-{k}">{k}. {html.escape(short_move(r.move))}'
+                     f"</a> <b>refused</b>{_comment_note(r.move)}</li>")
+        cells.append(f'<span data-step="{k}" class="rv-cell refused" title="move {k}: refused"></span>')
+    legend = ""
+    if analysis:
+        legend = ('<p class="rv-legend"><span class="rv-cell an-won"></span> winnable '
+                  '<span class="rv-cell an-unwinnable"></span> lost '
+                  '<span class="rv-cell an-unknown"></span> unknown within the budget '
+                  '<span class="rv-cell an-won an-inferred"></span> inferred, not solved</p>')
+    return "\n".join([
+        f'<div class="replay-viewer" data-moves="{total}" data-search-exclude>',
+        f'<figure class="rv-table">{first}</figure>',
+        f'<div class="rv-timeline">{"".join(cells)}</div>{legend}',
+        f'<ol class="rv-moves" start="0">{"".join(items)}</ol>',
+        '<div class="game-steps">', *sections, "</div>",
+        _json_block(data),
+        "</div>",
+    ])
+
+
+def _comment_note(move: dict[str, Any] | None) -> str:
+    c = (move or {}).get("comment")
+    return f' <span class="rv-note">{html.escape(c)}</span>' if isinstance(c, str) and c.strip() else ""
+
+
+# --------------------------------------------------------------------------- the standalone page
+
+
+def readings_html(a: Any) -> str:
+    """Under which readings of the rules the log is legal (a :class:`replay.log.readings.Analysis`)."""
+    from replay.log.readings import _brief, _set_text
+
+    if a is None or a.report is not None or not a.trials:
+        return ""
+    rows = []
+    for t in sorted(a.trials, key=lambda t: t.report.verdict != "valid"):  # the legal sets first
+        ok = t.report.verdict == "valid"
+        rows.append(f'<tr class="{"legal" if ok else "not-legal"}"><td>{html.escape(_set_text(t.changed))}</td>'
+                    f"<td>{'legal' if ok else 'not legal'}</td><td>{html.escape(_brief(t.report))}</td></tr>")
+    logged = ", ".join(f"{k}={v}" for k, v in a.logged.items()) or "no rulings"
+    return (f'<section class="rv-readings"><h2>Readings</h2><details><summary>Legal under <b>{len(a.legal)}</b> of '
+            f"{len(a.trials)} reading sets ({html.escape(a.mode)} of {len(a.logged)} rulings)</summary>"
+            f"<p>As logged: {html.escape(logged)}.</p>"
+            '<table><thead><tr><th>Readings that differ from the log’s</th><th>Verdict</th><th>Detail</th></tr>'
+            f"</thead><tbody>{''.join(rows)}</tbody></table></details></section>")
+
+
+def verdict_html(v: GameView) -> str:
+    """The validator's verdict in one sentence (HTML)."""
+    p = v.problem
+    if v.verdict == "valid":
+        claim = f" (the log claims “{html.escape(v.claimed)}”)" if v.claimed else ""
+        return f"<b>valid</b>: every move is legal; the game is <b>{html.escape(v.outcome or '?')}</b>{claim}."
+    if p is None:
+        return f"<b>{html.escape(v.verdict)}</b>."
+    where = f" at move {p.move + 1}" if p.move is not None else (f" at {html.escape(p.path)}" if p.path != "$" else "")
+    clause = f", breaking {html.escape(p.clause)}" if p.clause else ""
+    return f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} (<code>{html.escape(p.code)}</code>)."
+
+
+def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None,
+                    readings: Any = None, title: str | None = None) -> str:
+    """One self-contained HTML file: the viewer, its script and styles inline, nothing fetched."""
+    data = v.data if isinstance(v.data, dict) else {}
+    title = title or v.name
+    game = v.game
+    facts = [("Game", html.escape(game.id if game else str(data.get("game", "?")))),
+             ("Variants", html.escape(", ".join(sorted(game.variants)) if game and game.variants else "none")),
+             ("Rulings", html.escape(", ".join(f"{k}={val}" for k, val in sorted(game.rulings.items())) if game
+                                     else "—") or "none"),
+             ("Moves", str(len(v.moves))),
+             ("Verdict", verdict_html(v))]
+    meta = data.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    for k in ("player", "date", "source", "notes"):
+        if meta.get(k):
+            facts.append((k.capitalize(), html.escape(str(meta[k]))))
+    if analysis:
+        facts.append(("Analysis", analysis_summary_html(analysis)))
+    if rules_base:
+        facts.append(("Rules", f'<a href="{html.escape(rules_base)}">{html.escape(rules_base)}</a>'))
+    dl = "".join(f"<dt>{k}</dt><dd>{val}</dd>" for k, val in facts)
+    body = viewer_html(v, rules_base, analysis) if v.game is not None else \
+        f'<p class="rv-error">Not replayed: {html.escape(v.error or "the log cannot be set up")}</p>'
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        # nothing may be fetched: inline styles and script only, images only as data
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+        "script-src 'unsafe-inline'; img-src data:\">",
+        '<meta name="generator" content="replay view">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>\n{PAGE_STYLE}\n{style()}</style>",
+        "</head>",
+        "<body>",
+        '<main class="rv-page">',
+        f"<h1>{html.escape(title)}</h1>",
+        f'<dl class="rv-facts">{dl}</dl>',
+        body,
+        readings_html(readings),
+        '<p class="rv-keys">Keys: ← → move by move, Home and End to the start and the end; the slider, the '
+        "timeline and the move list take you to any step.</p>",
+        "</main>",
+        f"<script>\n{script()}</script>",
+        "</body>",
+        "</html>",
+        "",
+    ])
+
+
+def analysis_summary_html(analysis: dict[str, Any]) -> str:
+    """The analysis in a sentence (HTML): where the game was lost, what the budget was."""
+    from replay.view.analyse import summary_sentence
+
+    return html.escape(summary_sentence(analysis))
+
+
+PAGE_STYLE = """
+body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+       color: #212121; background: #ffffff; }
+.rv-page { max-width: 78rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+.rv-page h1 { font-size: 1.4rem; margin: 0.2rem 0 0.6rem; word-break: break-all; }
+.rv-page h2 { font-size: 1.1rem; }
+.rv-facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; margin: 0 0 0.6rem;
+            font-size: 0.9rem; }
+.rv-facts dt { font-weight: 600; color: #455a64; }
+.rv-facts dd { margin: 0; }
+.rv-readings table { border-collapse: collapse; font-size: 0.8rem; }
+.rv-readings td, .rv-readings th { border: 1px solid #cfd8dc; padding: 0.15rem 0.5rem; text-align: left; }
+.rv-readings tr.legal td:nth-child(2) { color: #2e7d32; font-weight: 600; }
+.rv-readings tr.not-legal td:nth-child(2) { color: #c62828; }
+.rv-keys { font-size: 0.75rem; color: #757575; }
+.replay-viewer .stepper { top: 0; }
+"""
