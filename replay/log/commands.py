@@ -6,6 +6,7 @@ malformed); 2 usage or I/O error.  See docs/log-format.md.
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from typing import Callable, List, Optional
@@ -240,13 +241,19 @@ def _read(path: str) -> tuple[bytes, str]:
 
 def deal(
     game: str = typer.Argument(..., metavar="GAME", help="A game ID (see replay games)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="V", help="A variant (repeatable)."),
-    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X", help="A ruling's reading (repeatable)."),
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the shuffle (default: a random one)."),
+    variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                     help="A ruling's reading (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
+                                       help="Seed of the shuffle (default: a random one)."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                      help="Write the log to FILE (default: standard output); never overwrites "
+                                           "an existing file."),
 ) -> None:
-    """Write a new log (header and shuffled deck, no moves) to standard output.
+    """Write a new log (header and shuffled deck, no moves) to standard output or a file.
 
-    The same seed gives the same deck (the shuffle is documented in replay.engine.shuffle).
+    The same seed gives the same deck: the shuffle (SplitMix64 and Fisher-Yates) is described in the
+    log format's documentation.
     """
     import secrets
 
@@ -257,8 +264,12 @@ def deal(
     for r in ruling:
         name, sep, reading = r.partition("=")
         if not sep or not name or not reading:
-            _usage(f"--ruling takes RULING=READING, not {r!r}")
+            _usage(f"--ruling takes NAME=READING, not {r!r}")
         rulings[name.strip()] = reading.strip()
+    if out is not None and os.path.lexists(out):
+        _usage(f"--out {out}: the file exists; choose another name (a log is never overwritten)")
+    if out is not None and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        _usage(f"--out {out}: no such directory")
     try:
         inst = instance(game, variant, rulings)
     except Bad as bad:
@@ -267,7 +278,36 @@ def deal(
         seed = secrets.randbelow(2**32)
     g = inst.game
     log = new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
-    typer.echo(dumps(log), nl=False)
+    if out is None:
+        typer.echo(dumps(log), nl=False)
+        return
+    _write_new(out, dumps(log))
+    typer.echo(f"wrote {out}", err=True)
+
+
+def _write_new(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (a temporary file beside it, then a link), never replacing a file."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".replay-", suffix=".json")
+    except OSError as e:
+        _usage(f"--out {path}: cannot write: {e.strerror or e}")
+        raise  # unreachable
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.link(tmp, path)  # fails when path exists, unlike a rename: a file that appeared meanwhile is kept
+    except FileExistsError:
+        _usage(f"--out {path}: the file exists; choose another name (a log is never overwritten)")
+    except OSError as e:
+        _usage(f"--out {path}: cannot write: {e.strerror or e}")
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 # --------------------------------------------------------------------------- schema
