@@ -357,4 +357,80 @@ def _callee(e: ast.expr) -> str | None:
     return None
 
 
-__all__ = ["TestRef", "tagged_tests", "excuse_checks", "all_tests", "scan_source", "find_test_files", "unreadable"]
+
+
+# ----------------------------------------------------------------------------- the shipped index
+
+#: the project root of a checkout (``tests/`` and ``data/`` beside ``replay/``)
+PROJECT = Path(__file__).resolve().parents[1]
+#: the generated index, committed like ``data/coverage.json``; the wheel carries it as ``replay/_data/``
+INDEX = PROJECT / "data" / "testindex.json"
+INSTALLED_INDEX = Path(__file__).resolve().parent / "_data" / "testindex.json"
+INDEX_FORMAT = "replay-testindex/1"
+
+
+def index_json(root: Path | str = PROJECT) -> str:
+    """The index of ``root``'s tests as the committed file holds it: clause ID -> pytest node IDs.
+
+    Line numbers are left out so that editing a test does not change the file; only a change in
+    which tests carry which tags does.
+    """
+    import json
+
+    tests = {cid: [r.nodeid for r in refs] for cid, refs in tagged_tests(root).items()}
+    return json.dumps({"format": INDEX_FORMAT, "tests": tests}, indent=1, ensure_ascii=False) + "\n"
+
+
+def read_index(path: Path) -> dict[str, list[TestRef]] | None:
+    """The index in ``path`` (as :func:`index_json` writes it), or None when it is missing or not one."""
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT or not isinstance(data.get("tests"), dict):
+        return None
+    out: dict[str, list[TestRef]] = {}
+    for cid, nodeids in data["tests"].items():
+        refs = []
+        for nodeid in nodeids:
+            file, _, name = str(nodeid).partition("::")
+            refs.append(TestRef(name=name, file=file, line=0))  # line 0: not recorded
+        out[str(cid)] = refs
+    return out
+
+
+#: where the clause tags came from: the test files, the shipped index, or nowhere
+FROM_TESTS, FROM_INDEX, FROM_NOWHERE = "tests", "index", "none"
+
+
+def clause_tests(root: Path | str = PROJECT) -> tuple[dict[str, list[TestRef]], str]:
+    """(clause ID -> tagged tests, where they came from).
+
+    From the test files when ``root`` has them (a checkout); else from the index shipped with the
+    package (an installed wheel carries no tests); else nothing, and the caller must say so.
+    """
+    scan, _ = _test_dir(Path(root))
+    if scan.is_dir() and find_test_files(root):
+        return tagged_tests(root), FROM_TESTS
+    for path in (INSTALLED_INDEX, INDEX):
+        index = read_index(path)
+        if index is not None:
+            return index, FROM_INDEX
+    return {}, FROM_NOWHERE
+
+
+def source_note(source: str) -> str | None:
+    """A line telling a user of an installed copy where the test tags come from (None in a checkout)."""
+    if source == FROM_INDEX:
+        return ("the tests are not installed: the tests tagged with each clause are read from the index "
+                "shipped with the package (node IDs, without line numbers)")
+    if source == FROM_NOWHERE:
+        return ("the tests are not installed and this copy carries no test index: "
+                "no clause can be shown as tested")
+    return None
+
+
+__all__ = ["TestRef", "tagged_tests", "excuse_checks", "all_tests", "scan_source", "find_test_files", "unreadable",
+           "clause_tests", "index_json", "read_index", "source_note"]

@@ -48,7 +48,7 @@ def test_deck_sizes_follow_the_game():
 
 
 def test_variants_and_rulings_are_written_out():
-    r = deal("printex-frame", "-v", "cztery-katy", "-r", "frame=square-20", "--ruling", "build-suit=any-suit",
+    r = deal("printex-frame", "--variant", "cztery-katy", "-r", "frame=square-20", "--ruling", "build-suit=any-suit",
              "--seed", "2")
     assert r.exit_code == 0, r.output
     log = json.loads(r.output)
@@ -67,7 +67,7 @@ def test_without_a_seed_one_is_drawn_and_recorded():
 def test_usage_errors_exit_2():
     for args in (["zwarta"], ["zwarta-kolumna", "--variant", "gothic"], ["zwarta-kolumna", "-r", "side-reach"],
                  ["zwarta-kolumna", "-r", "side-reach=diagonal"], ["zwarta-kolumna", "-r", "replacement=always"],
-                 ["zwarta-kolumna", "-v", "gotycki-zamek", "-v", "cztery-katy"], ["exiles", "--seed", "-3"]):
+                 ["zwarta-kolumna", "--variant", "gotycki-zamek", "--variant", "cztery-katy"], ["exiles", "--seed", "-3"]):
         r = deal(*args)
         assert r.exit_code == 2, (args, r.output)
         assert "Traceback" not in r.output

@@ -13,7 +13,7 @@ runner = CliRunner()
 
 
 def games_json() -> dict:
-    r = runner.invoke(app, ["games", "--json"])
+    r = runner.invoke(app, ["games", "--format", "json"])
     assert r.exit_code == 0, r.output
     return {g["id"]: g for g in json.loads(r.output)["games"]}
 

@@ -65,20 +65,22 @@ def test_solve_continues_a_log_and_prints_it(tmp_path):
 
 def test_solve_reports_unknown_and_unwinnable():
     r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "--nodes", "10")
-    assert r.exit_code == 0 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
+    assert r.exit_code == 4 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
     r = run("solve", "--game", "exiles", "--seed", "7", "--nodes", "5000")
-    assert r.exit_code == 0 and r.stderr.startswith("unwinnable: the search was exhaustive")
+    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: the search was exhaustive")
 
 
 @pytest.mark.parametrize("args, code", [
-    (["solve", "--game", "no-such-game", "--seed", "1"], 1),
-    (["solve", "--game", "exiles", "--seed", "1", "--variant", "nope"], 1),
+    (["solve", "--game", "no-such-game", "--seed", "1"], 2),
+    (["solve", "--game", "exiles", "--seed", "1", "--variant", "nope"], 2),
     (["solve", "--game", "exiles"], 2),
     (["solve", "--game", "exiles", "--seed", "-3"], 2),
     (["solve", "--game", "exiles", "--seed", "1", "--ruling", "oops"], 2),
     (["solve", "--game", "exiles", "--seed", "1", "--nodes", "-1"], 2),
     (["stats"], 2),
-    (["stats", "no-such-game", "--deals", "1"], 1),
+    (["stats", "no-such-game", "--deals", "1"], 2),
+    (["stats", "exiles", "--deals", "1", "--variant", "nope"], 2),
+    (["stats", "--table", "--only", "no-such-game", "--out", "x.json"], 2),
     (["stats", "exiles", "--deals", "0"], 2),
     (["stats", "exiles", "--nodes", "0"], 2),
     (["stats", "exiles", "--table"], 2),
@@ -102,7 +104,7 @@ def test_solve_rejects_a_broken_log_in_one_line(tmp_path):
 def test_stats_one_form(tmp_path):
     out = tmp_path / "s.json"
     r = run("stats", "exiles", "--deals", "3", "--seed", str(WON_SEED), "--nodes", "3000", "--workers", "1",
-            "--json", str(out))
+            "--out", str(out))
     assert r.exit_code == 0, r.output
     assert "Win rates" in r.stdout
     s = json.loads(out.read_text())

@@ -37,6 +37,9 @@ from replay.engine.errors import CorpusError
 
 M = TypeVar("M", bound=BaseModel)
 
+#: libyaml's loader when PyYAML was built with it (about ten times faster), else the pure-Python one
+SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def corpus_dir() -> Path:
     env = os.environ.get("REPLAY_CORPUS")
@@ -49,18 +52,76 @@ def corpus_dir() -> Path:
     raise CorpusError("cannot find the corpus directory (set REPLAY_CORPUS)")
 
 
-def read_yaml(path: Path) -> Any:
+def cache_dir() -> Path | None:
+    """Where parsed corpus files are kept between runs, or None when caching is off.
+
+    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise
+    ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay``.
+    """
+    env = os.environ.get("REPLAY_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "replay"
+
+
+def _cached(raw: bytes) -> tuple[Path | None, Any]:
+    """(the cache file for these bytes, its parsed content or None).  Any trouble reads as a miss."""
+    import hashlib
+    import json
+
+    where = cache_dir()
+    if where is None:
+        return None, None
+    # the key is the file's bytes and the parser: a change to either is a different entry
+    key = hashlib.sha256(raw + SafeLoader.__name__.encode() + yaml.__version__.encode()).hexdigest()
+    path = where / "corpus" / f"{key}.json"
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+        return path, json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return path, None
+
+
+def _store(path: Path, data: Any) -> None:
+    """Keep ``data`` in ``path`` when JSON holds it exactly (written atomically; failures are ignored)."""
+    import json
+    import tempfile
+
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+        if json.loads(text) != data:  # dates, non-string keys …: not cached
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):
+        pass
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one corpus file (libyaml when present; the result is cached by the file's SHA-256)."""
+    try:
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise CorpusError(f"{path}: file not found") from None
+    except OSError as e:
+        raise CorpusError(f"{path}: cannot read: {e.strerror or e}") from None
+    cache, data = _cached(raw)
+    if data is not None:
+        return data
+    try:
+        data = yaml.load(raw.decode("utf-8"), Loader=SafeLoader)  # noqa: S506 - a safe loader
     except UnicodeDecodeError as e:
         raise CorpusError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         raise CorpusError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
+    if cache is not None and data is not None:
+        _store(cache, data)
+    return data
 
 
 def describe(err: ValidationError, data: Any = None) -> list[str]:

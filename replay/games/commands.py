@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 import typer
@@ -141,14 +142,22 @@ def text_lines(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def games(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def games(
+    fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
+    as_json: bool = typer.Option(False, "--json", hidden=True, help="The same as --format json (kept for old scripts)."),
+) -> None:
     """List every game: variants, rulings (readings, default, ambiguity), move types and pile names."""
     import json
 
     from replay.games.catalog import MODULES
 
     described = [describe(g) for g in MODULES]
-    if as_json:
+    if as_json or fmt is Format.json:
         typer.echo(json.dumps({"games": described}, ensure_ascii=False, indent=2))
         return
     for i, d in enumerate(described):

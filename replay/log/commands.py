@@ -299,18 +299,34 @@ def _read(path: str) -> tuple[bytes, str]:
 
 def deal(
     game: str = typer.Argument(..., metavar="GAME", help="A game ID (see replay games)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="V", help="A variant (repeatable)."),
-    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X", help="A ruling's reading (repeatable)."),
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the shuffle (default: a random one)."),
+    variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                     help="A ruling's reading (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
+                                       help="Seed of the shuffle (default: a random one)."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                      help="Write the log to FILE (default: standard output), atomically."),
+    force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
-    """Write a new log (header and shuffled deck, no moves) to standard output.
+    """Write a new log (header and shuffled deck, no moves) to standard output or a file.
 
-    The same seed gives the same deck (the shuffle is documented in replay.engine.shuffle).
+    The same seed gives the same deck: the shuffle (SplitMix64 and Fisher-Yates) is described in the
+    log format's documentation.
     """
+    from replay.fsio import WriteRefused, check_target, write_text
     from replay.log.play import dumps
 
-    _, log = new_game(game, variant, ruling, seed)
-    typer.echo(dumps(log), nl=False)
+    try:
+        if out is not None:  # before any work: a bad output path costs nothing
+            check_target(out, force=force)
+        _, log = new_game(game, variant, ruling, seed)
+        if out is None:
+            typer.echo(dumps(log), nl=False)
+            return
+        write_text(out, dumps(log), force=force)
+    except WriteRefused as e:
+        _usage(e.message)
+    typer.echo(f"wrote {out}", err=True)
 
 
 def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int]
@@ -329,7 +345,7 @@ def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[
     for r in rulings:
         name, sep, reading = r.partition("=")
         if not sep or not name or not reading:
-            _usage(f"--ruling takes RULING=READING, not {r!r}")
+            _usage(f"--ruling takes NAME=READING, not {r!r}")
         readings[name.strip()] = reading.strip()
     try:
         inst = instance(game, variants, readings)

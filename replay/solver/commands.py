@@ -5,10 +5,20 @@ Heavy imports stay inside the command functions so that ``replay --help`` is fas
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+#: exit codes of `replay solve` beside 0 (won), 1 (rejected log) and 2 (usage or I/O)
+EXIT_UNWINNABLE, EXIT_UNKNOWN = 3, 4
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -44,23 +54,33 @@ def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
         log: Optional[Path] = typer.Argument(
-            None, help="A log (a deal, with or without moves) to continue, or a game ID (with --seed)."),
-        game: Optional[str] = typer.Option(None, "--game", "-g", help="Game ID (with --seed, instead of a log)."),
-        seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Deal of game.deck_from_seed(SEED)."),
-        variant: List[str] = typer.Option([], "--variant", "-v", help="A variant (repeatable; with --game)."),
-        ruling: List[str] = typer.Option([], "--ruling", "-r", help="NAME=READING (repeatable; with --game)."),
-        nodes: Optional[int] = typer.Option(200_000, "--nodes", help="Budget: positions expanded (0: no limit)."),
-        seconds: Optional[float] = typer.Option(None, "--seconds", help="Budget: seconds (machine-dependent)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the won log here (default: stdout)."),
+            None, metavar="LOG|GAME",
+            help="A log (a deal, with or without moves) to continue, or a game ID (with --seed)."),
+        game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
+                                           help="Game ID (with --seed, instead of a log)."),
+        seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
+                                           help="The deal that replay deal --seed SEED makes."),
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT",
+                                          help="A variant (repeatable; with --game)."),
+        ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                         help="A ruling's reading (repeatable; with --game)."),
+        nodes: Optional[int] = typer.Option(200_000, "--nodes", metavar="N",
+                                            help="Budget: positions expanded (0: no limit)."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
+                                                help="Budget: seconds (machine-dependent)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="Write the won log to FILE (default: standard output)."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists (never the input log)."),
     ) -> None:
         """Search for a winning line and write it as a complete log.
 
-        The verdict goes to stderr: won (the log is written), unwinnable (the search was
-        exhaustive) or unknown (a budget ran out).  Exit 0 whatever the verdict; 1 when the
-        log is rejected; 2 on a usage or I/O error.
+        The verdict goes to standard error: won (the log is written), unwinnable (the search was
+        exhaustive) or unknown (a budget ran out).
+
+        Exit codes: 0 won; 3 unwinnable; 4 unknown (a budget ran out); 1 the log is rejected;
+        2 usage or I/O error (an unknown game, variant or ruling too).
         """
-        from replay.engine.errors import ReplayError
+        from replay.engine.errors import BadCombination, ReplayError, UnknownName
         from replay.solver import logs as L
         from replay.solver.search import WON, Budget, solve
         from replay.solver.version import code_version
@@ -101,7 +121,10 @@ def register(app: typer.Typer) -> None:
                     _fail("--seed must be a non-negative integer")
                 from replay.games.catalog import create
 
-                g = create(game, variant, _rulings(ruling))  # type: ignore[arg-type]
+                try:
+                    g = create(game, variant, _rulings(ruling))  # type: ignore[arg-type]
+                except (UnknownName, BadCombination) as e:
+                    _fail(e.one_line(), 2)
                 deck = g.deck_from_seed(seed)  # type: ignore[arg-type]
                 before, table = [], g.new_table(deck)
                 source = f"replay solve, seed {seed}"
@@ -113,7 +136,7 @@ def register(app: typer.Typer) -> None:
         if r.status != WON:
             why = "the search was exhaustive" if r.status != "unknown" else f"the {r.stopped_by} budget ran out"
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
-            return
+            raise typer.Exit(EXIT_UNKNOWN if r.status == "unknown" else EXIT_UNWINNABLE)
         solver_facts = {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}
         if log is not None and isinstance(loaded.data.get("meta"), dict):
             # the player's meta stays as it was; the solver's facts go beside it
@@ -136,34 +159,50 @@ def register(app: typer.Typer) -> None:
 
     @app.command("stats")
     def stats_cmd(
-        game: Optional[str] = typer.Argument(None, help="Game ID (not with --table or --page)."),
-        variant: List[str] = typer.Option([], "--variant", "-v", help="A variant (repeatable)."),
-        ruling: List[str] = typer.Option([], "--ruling", "-r", help="NAME=READING (repeatable)."),
-        deals: int = typer.Option(100, "--deals", "-n", help="Deals to play (the table: per game and variant)."),
-        ruling_deals: int = typer.Option(200, "--ruling-deals", help="(--table) Deals per ruling reading."),
-        seed: int = typer.Option(1, "--seed", "-s", help="First seed; deals are SEED, SEED+1, …"),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores)."),
-        nodes: Optional[int] = typer.Option(2000, "--nodes", help="Solver budget per deal: positions (0: none)."),
-        seconds: Optional[float] = typer.Option(None, "--seconds", help="Solver budget per deal: seconds."),
+        game: Optional[str] = typer.Argument(None, metavar="GAME", help="Game ID (not with --table or --page)."),
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
+        ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                         help="A ruling's reading (repeatable)."),
+        deals: int = typer.Option(100, "--deals", "-n", metavar="N",
+                                  help="Deals to play (the table: per game and variant)."),
+        ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
+        seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="First seed; deals are SEED, SEED+1, …"),
+        workers: Optional[int] = typer.Option(None, "--jobs", "-j", "--workers", metavar="N",
+                                              help="Processes (default: every core)."),
+        nodes: Optional[int] = typer.Option(2000, "--nodes", metavar="N",
+                                            help="Solver budget per deal: positions (0: none)."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
+                                                help="Solver budget per deal: seconds."),
         no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
-        json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),
+        fmt: Format = typer.Option(Format.text, "--format",
+                                   help="GAME: the figures as a text table for people or as JSON for programs."),
+        json_out: Optional[Path] = typer.Option(None, "--json", hidden=True, metavar="FILE",
+                                                help="The same as --out FILE with GAME (kept for recorded commands)."),
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="(--table) data file; (--page) Markdown file."),
-        page: Optional[Path] = typer.Option(None, "--page", help="Render the results page from this data file."),
-        also: List[Path] = typer.Option([], "--also", help="(--page) Rows made by `replay stats GAME --json` "
-                                                           "to show beside the table (repeatable)."),
-        compare: Optional[Path] = typer.Option(None, "--compare", help="(--page) Another run of the table, with "
-                                                                       "another budget, to compare with."),
-        only: List[str] = typer.Option([], "--only", help="(--table) Only this game's rows (repeatable)."),
-        merge_into: Optional[Path] = typer.Option(None, "--merge-into",
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="Write to FILE: with GAME the figures as JSON (a row for --also); "
+                                                "with --table the data file; with --page the Markdown page."),
+        page: Optional[Path] = typer.Option(None, "--page", metavar="FILE",
+                                            help="Render the results page from this data file."),
+        also: List[Path] = typer.Option([], "--also", metavar="FILE",
+                                        help="(--page) A row written by replay stats GAME --out FILE, to show "
+                                             "beside the table (repeatable)."),
+        compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE",
+                                               help="(--page) Another run of the table, with another budget, "
+                                                    "to compare with."),
+        only: List[str] = typer.Option([], "--only", metavar="GAME", help="(--table) Only this game's rows (repeatable)."),
+        merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
                                                   help="(--table --only) Replace those rows in this data file."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out or --json file if it exists "
                                                           "(never an input of the command)."),
     ) -> None:
         """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
 
-        ``replay stats GAME`` measures one form; ``--table`` measures every game, variant and
-        ruling reading and writes the data file; ``--page`` turns a data file into docs/stats.md.
+        With GAME it measures one form; with --table every game, variant and ruling reading,
+        written to the data file; with --page it turns a data file into the statistics page.
+
+        Exit codes: 0 done; 1 a file given is rejected; 2 usage or I/O error (an unknown game,
+        variant or ruling too).
         """
         from replay.engine.errors import ReplayError
 
@@ -227,7 +266,7 @@ def register(app: typer.Typer) -> None:
 
             for g in only:
                 if g not in MODULES:
-                    _fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 1)
+                    _fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 2)
             try:
                 full = T.load(merge_into) if merge_into is not None else None
             except (OSError, ValueError) as e:
@@ -259,10 +298,13 @@ def register(app: typer.Typer) -> None:
         from replay.solver.table import progress_bar, show_rows
 
         chosen = _rulings(ruling)
+        if json_out is not None and out is not None:
+            _fail("--json is the old name of --out: give one of them")
+        json_out = json_out or out
         try:
             create(game, variant, chosen)  # type: ignore[arg-type]
-        except ReplayError as e:
-            _fail(e.one_line(), 1)
+        except ReplayError as e:  # an unknown game, variant or ruling, or a combination that does not exist
+            _fail(e.one_line(), 2)
         form = S.Form(game, tuple(variant), tuple(sorted(chosen.items())))  # type: ignore[arg-type]
         jobs = [(form, s) for s in range(seed, seed + deals)]
         import time
@@ -279,12 +321,17 @@ def register(app: typer.Typer) -> None:
         summary.update(format="replay-stats-row/1", label=form.label, form=form.as_dict(),
                        command=_command(game, variant=list(variant), ruling=list(ruling), deals=deals, seed=seed,
                                         nodes=nodes or None, seconds=seconds, workers=workers,
-                                        no_greedy=no_greedy, json=json_out),
+                                        no_greedy=no_greedy, out=json_out),
                        version=code_version(), commit=commit(),
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),
                        budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())
-        show_rows([(form.label, summary)], wall=summary["wall_seconds"])
+        if fmt is Format.json:
+            import json
+
+            typer.echo(json.dumps(summary, indent=1))
+        else:
+            show_rows([(form.label, summary)], wall=summary["wall_seconds"])
         if json_out is not None:
             import json
 

@@ -29,7 +29,7 @@ def code_version() -> str:
     try:
         from importlib.metadata import version
 
-        return f"replay {version('replay')}"
+        return f"replay {version('patience-replay')}"
     except Exception:  # noqa: BLE001 - not installed
         return "unknown"
 
@@ -38,3 +38,20 @@ def code_version() -> str:
 def commit() -> str | None:
     """The full hash of HEAD, when in a git checkout."""
     return _git("rev-parse", "HEAD")
+
+
+@lru_cache(maxsize=1)
+def build_commit() -> str | None:
+    """The short hash of the commit the code comes from: as recorded in the wheel at build time
+    (``replay/_build.txt``, written by ``hatch_build.py``); else from git in a checkout; else None."""
+    recorded = Path(__file__).resolve().parents[1] / "_build.txt"
+    try:
+        return recorded.read_text(encoding="utf-8").strip() or None
+    except OSError:
+        pass
+    if not (_ROOT / "pyproject.toml").exists():  # installed without a record: git would answer for another tree
+        return None
+    in_git = _git("rev-parse", "--short=12", "HEAD")
+    if in_git and _git("status", "--porcelain", "--untracked-files=no", "--", "replay", "pyproject.toml"):
+        in_git += "-dirty"
+    return in_git

@@ -46,7 +46,8 @@ def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
                      else "  implemented by: NOTHING")
     if rec["tested_by"]:
         lines.append("  tested by:")
-        lines += [f"    {t['path']}:{t['line']}  {t['test']}" for t in rec["tested_by"]]
+        lines += [f"    {t['path']}:{t['line']}  {t['test']}" if t["line"] else f"    {t['path']}::{t['test']}"
+                  for t in rec["tested_by"]]
     else:
         lines.append("  tested by: no test is tagged with this clause")
     logs = rec.get("example_logs")
@@ -72,6 +73,7 @@ def trace_command(
         typer.echo("replay: trace needs a query (a clause ID, a function name or a phrase)", err=True)
         raise typer.Exit(2)
     result = trace(q)
+    _tests_note()
     if result.kind == "function":
         records = [function_record(f) for f in result.functions]
         if not examples:
@@ -124,9 +126,19 @@ def trace_command(
     raise typer.Exit(1)
 
 
+def _tests_note() -> None:
+    """Say on standard error when the tests are not installed (the tags then come from the shipped index)."""
+    from replay.testindex import clause_tests, source_note
+    from replay.trace.core import ROOT
+
+    note = source_note(clause_tests(ROOT)[1])
+    if note:
+        typer.echo(f"replay: note: {note}", err=True)
+
+
 def coverage_command(
     format: Format = typer.Option(Format.text, "--format", help="text for people, json for tools."),
-    update: bool = typer.Option(False, "--update", help="Write the report to the committed snapshot data/coverage.json."),
+    update: bool = typer.Option(False, "--update", help="Also write the committed snapshots data/coverage.json and data/testindex.json (maintainers)."),
 ) -> None:
     """Compliance report: every clause implemented and tested, excused, not applicable, or missing.
 
@@ -136,11 +148,19 @@ def coverage_command(
     from replay.trace.coverage import coverage_report
 
     report = coverage_report()
+    _tests_note()
     if update:
         from replay.fsio import WriteRefused, write_text
+        from replay.testindex import FROM_TESTS, INDEX, clause_tests, index_json
+        from replay.trace.core import ROOT
 
-        try:  # updating the snapshot is the purpose of --update: written atomically, no --force needed
+        if clause_tests(ROOT)[1] != FROM_TESTS:
+            typer.echo("replay: --update needs a checkout with its tests/ (the snapshots are made from them)",
+                       err=True)
+            raise typer.Exit(2)
+        try:  # updating the snapshots is the purpose of --update: written atomically, no --force needed
             write_text(SNAPSHOT, report_json(report), update=True, make_parents=True)
+            write_text(INDEX, index_json(ROOT), update=True, make_parents=True)
         except WriteRefused as e:
             typer.echo(f"replay: {e.message}", err=True)
             raise typer.Exit(2) from None

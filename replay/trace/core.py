@@ -141,13 +141,13 @@ def trace(query: str) -> TraceResult:
 
 def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = True) -> dict[str, Any]:
     """Everything known about a clause: texts, ambiguities, implementing functions, tests, example logs."""
-    from replay.testindex import tagged_tests
+    from replay.testindex import clause_tests
 
     corpus = corpus or default_corpus()
     cl = corpus.clauses[cid]
     _registry()
     impls = by_clause().get(cid, [])
-    tests = tagged_tests(ROOT).get(cid, [])
+    tests = clause_tests(ROOT)[0].get(cid, [])
     rec: dict[str, Any] = {
         "id": cid,
         "game": cl.game,

@@ -31,13 +31,13 @@ STATUSES = ("implemented-and-tested", "implemented-untested", "excused", "not-ap
 def coverage_report(corpus: Corpus | None = None) -> dict[str, Any]:
     """The report as plain data (stable order; no line numbers)."""
     from replay.games import catalog
-    from replay.testindex import tagged_tests
+    from replay.testindex import clause_tests
 
     corpus = corpus or default_corpus()
     catalog()
     impls = by_clause()
     exc = excuses()
-    tests = tagged_tests(ROOT)
+    tests, _ = clause_tests(ROOT)
     clauses = []
     for cid, cl in corpus.clauses.items():
         fns = sorted(i.name for i in impls.get(cid, []))
