@@ -46,6 +46,10 @@ def validate(
 ) -> None:
     """Replay recorded games against the rules: valid, or the first illegal move and the clause it breaks.
 
+    Each report is written as soon as its log is checked (--format json: one document, written incrementally).
+
+    A file name that is not UTF-8 or holds a control character is shown quoted and escaped, as git does.
+
     Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error.
     """
     from replay.log.runner import STDIN, collect
