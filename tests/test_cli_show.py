@@ -99,3 +99,22 @@ def test_show_errors():
     assert show("/no/such/log.json").exit_code == 2
     r = show(str(ROOT / "examples" / "broken" / "pf-square-20-pile.json"))
     assert r.exit_code == 1 and "unknown pile 'r4'" in r.output
+
+
+def test_show_says_1_card_not_1_cards():
+    """`show` counts in words that agree: "1 card on the foundations" (issue #16)."""
+    from replay.log.validate import parse, replay_to
+
+    for path in sorted(GAMES.glob("*/base/lost-seed-*.json")):
+        log = parse(path.read_bytes())
+        for step in range(len(log.moves) + 1):
+            _, table, _, _ = replay_to(log, step)
+            if table.cards_home() == 1:
+                break
+        else:
+            continue
+        r = show(str(path), "--step", str(step))
+        assert r.exit_code == 0, r.output
+        assert "; 1 card on the foundations" in r.output and "1 cards" not in r.output
+        return
+    raise AssertionError("no example log has exactly one card home at some step")

@@ -76,7 +76,27 @@ BAD_INPUT = {
     "false claim": (edit(lambda d: d.update(result="won")), "$.result"),
     "deep": ('{"a":' * 5000 + "1" + "}" * 5000, "nested deeper than 200"),
     "not utf-8": (game_text().replace('"moves"', '"meta": {"player": "Zoë"}, "moves"').encode("latin-1"), "not UTF-8"),
-    "too large": (b" " * 5_000_001, "limit is 5,000,000"),
+    "too large": (b" " * 5_000_001, "the file has 5,000,001 bytes, more than the 5,000,000-byte limit"),
+    "much too large": (b" " * 6_000_000, "the file has 6,000,000 bytes, more than the 5,000,000-byte limit"),
+    "NaN": (edit(lambda d: d.update(meta={"x": 1})).replace('"x": 1', '"x": NaN'),
+            "$.meta.x: not valid JSON: NaN is not a JSON number"),
+    "-Infinity": (edit(lambda d: d.update(meta={"x": 1})).replace('"x": 1', '"x": -Infinity'),
+                  "$.meta.x: not valid JSON: -Infinity is not a JSON number"),
+    "1e999": (edit(lambda d: d.update(meta={"x": [1]})).replace('"x": [\n   1', '"x": [\n   1e999'),
+              "$.meta.x[0]: not valid JSON here: 1e999 overflows a double"),
+    "duplicate key": (edit(lambda d: None).replace('"game": "zwarta-kolumna"', '"game": "zwarta-kolumna", '
+                                                                               '"game": "zwarta-kolumna"'),
+                      "$.game: the key \"game\" is given twice in one object"),
+    "duplicate move key": (edit(lambda d: d["moves"].__setitem__(2, {"type": "deal"})).replace(
+        '"type": "deal"\n  }', '"type": "deal", "type": "deal"\n  }', 1), ": the key \"type\" is given twice"),
+    "lone surrogate": (edit(lambda d: d.update(meta={"player": "X"})).replace('"X"', '"\\ud800X"'),
+                       "lone surrogate \\ud800"),
+    "5,000 digits": (edit(lambda d: d.update(meta={"x": 1})).replace('"x": 1', '"x": ' + "9" * 5000),
+                     "integer too large: 5,000 digits"),
+    "count on a deal": (edit(lambda d: d["moves"].__setitem__(0, {"type": "deal", "count": 2})),
+                        "$.moves[0].count: 'count' is not a field of a 'deal' move (it belongs to 'move')"),
+    "from on a deal": (edit(lambda d: d["moves"].__setitem__(0, {"type": "deal", "from": "p1"})),
+                       "'from' is not a field of a 'deal' move (it belongs to 'move', 'fill' and 'tuck')"),
 }
 
 
@@ -253,3 +273,117 @@ def test_reports_are_written_as_they_are_made_not_kept_to_the_end(monkeypatch, c
         doc = json.loads("".join(out) + capsys.readouterr().out)
         assert [r["file"] for r in doc["logs"]] == files
         assert doc["summary"]["valid"] == 5 and doc["exit_code"] == 0
+
+
+# --------------------------------------------------------------------------- file names and odd paths (issue #13 §3, #16)
+
+
+STRICT_ENV = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path, fmt):
+    d = os.fsencode(tmp_path)
+    for name, text in ((b"ok\xff.json", game_text()), (b"bad\xfe\t.json", "{")):
+        with open(os.path.join(d, name), "wb") as fh:
+            fh.write(text.encode())
+    env = {**os.environ, **STRICT_ENV}
+    r = subprocess.run(REPLAY + ["validate", "--format", fmt, str(tmp_path)], cwd=ROOT, env=env,
+                       capture_output=True)
+    assert r.returncode == 1, r.stderr  # one log valid, one malformed: exit 1 is the verdict, not a crash
+    assert b"Traceback" not in r.stderr and b"UnicodeEncodeError" not in r.stderr
+    out = r.stdout.decode("utf-8")  # strict: the output is UTF-8
+    ok = f'"{tmp_path}/ok\\377.json"'
+    bad = f'"{tmp_path}/bad\\376\\t.json"'
+    if fmt == "text":
+        assert f"{ok}: valid (" in out and f"{bad}:1:1: malformed:" in out
+    else:
+        doc = json.loads(out)
+        assert [x["file"] for x in doc["logs"]] == [bad, ok]  # sorted by the bytes of the names
+        assert doc["summary"] == {"valid": 1, "illegal": 0, "malformed": 1, "error": 0}
+
+
+def test_names_that_need_no_escape_are_shown_unchanged():
+    from replay.log.names import shown
+
+    assert shown("gry/Zoë/партия 1.json") == "gry/Zoë/партия 1.json"
+    assert shown("a\udcffb.json") == '"a\\377b.json"'
+    assert shown('a"b\\c\n.json\udcff') == '"a\\"b\\\\c\\n.json\\377"'
+
+
+def test_a_symlink_loop_and_a_broken_link_say_what_they_are(tmp_path):
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    broken = tmp_path / "gone.json"
+    broken.symlink_to(tmp_path / "nowhere.json")
+    r = run("validate", str(loop), str(broken))
+    assert r.exit_code == 2
+    assert f"{loop}: error: too many levels of symbolic links" in r.output
+    assert f"{broken}: error: a symbolic link to nothing ({tmp_path / 'nowhere.json'})" in r.output
+    d = tmp_path / "dir"
+    d.mkdir()
+    (d / "ok.json").write_text(game_text())
+    (d / "loop.json").symlink_to(d / "loop.json")
+    r = run("validate", str(d))
+    assert r.exit_code == 2 and f"{d / 'loop.json'}: error: too many levels of symbolic links" in r.output
+    assert f"{d / 'ok.json'}: valid" in r.output
+
+
+def test_an_unreadable_directory_is_not_an_empty_one(tmp_path, monkeypatch):
+    d = tmp_path / "logs"
+    (d / "locked").mkdir(parents=True)
+    (d / "ok.json").write_text(game_text())
+    real = os.scandir
+
+    def scandir(path="."):  # type: ignore[no-untyped-def]
+        if os.fspath(path).endswith("locked"):  # as chmod 000 does (root would read it anyway)
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    r = run("validate", str(d))
+    assert r.exit_code == 2
+    assert f"{d / 'locked'}: error: cannot read this directory: permission denied" in r.output
+    assert f"{d / 'ok.json'}: valid" in r.output and "no *.json files" not in r.output
+
+
+def test_dev_zero_is_larger_than_the_limit_without_a_size(tmp_path):
+    r = run("validate", "/dev/zero")
+    assert r.exit_code == 1 and r.output == "/dev/zero: malformed: the file is larger than the 5,000,000-byte limit\n"
+
+
+def test_until_past_the_end_warns_and_all_readings_refuses_lenient(tmp_path):
+    p = write(tmp_path, "ok.json", game_text())
+    n = len(json.loads(game_text())["moves"])
+    r = run("validate", "--until", "100000", str(p))
+    assert r.exit_code == 0 and f"replay: warning: {p} has {n} moves; --until 100000 is past its end" in r.stderr
+    r = run("validate", "--until", "3", str(p))
+    assert r.exit_code == 0 and r.stderr == ""
+    r = run("validate", "--all-readings", "--lenient", str(p))
+    assert r.exit_code == 2 and r.stderr.startswith("replay: --lenient cannot be combined with --all-readings")
+
+
+def test_a_wrong_card_name_is_reported_before_the_illegality_it_hides(tmp_path):
+    """A move naming a card that is not there, and illegal too: the mismatch comes first (#16)."""
+    d = json.loads(game_text())
+    from replay.log.validate import check_bytes
+
+    # find a move with a card, then name another card and send it somewhere it cannot go
+    for k, m in enumerate(d["moves"]):
+        if m.get("type") == "move" and m.get("card"):
+            break
+    real = d["moves"][k]["card"]
+    wrong = "9S" if real != "9S" else "9H"
+    d["moves"][k] = {"type": "move", "from": m["from"], "to": "stock", "card": wrong}
+    p = write(tmp_path, "drift.json", json.dumps(d, indent=1))
+    report = check_bytes(p.read_bytes(), str(p))
+    first = report.first
+    assert first is not None and first.code == "card-mismatch" and first.move == k
+    assert first.message.startswith(f"the move names {wrong} but the card moved from {m['from']} is {real}; "
+                                    "as written the move would also break ")
+    assert first.clause and first.clause in first.message
+    r = run("validate", "--all-readings", str(p))
+    assert r.exit_code == 1
+    for line in r.output.splitlines()[1:]:
+        if "illegal at move" in line:
+            assert f"the move names {wrong}" in line, line

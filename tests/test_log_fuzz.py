@@ -15,6 +15,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -186,9 +187,14 @@ def assert_agrees_with_the_engine(data: bytes, report: Any, start: int) -> None:
         if p.code == "illegal-move":
             assert key not in legal, f"move {p.move} rejected under {p.clause} but legal_moves() has it"
             assert p.clause and t.violation(m) is not None
-        else:
+        else:  # the named card is not the one there; the move itself may be legal or not (then it says so)
             assert p.code == "card-mismatch"
-            assert key in legal and t.piles[m.src][-m.count] != m.card
+            pile = t.piles[m.src]
+            assert len(pile) < m.count or pile[-m.count] != m.card
+            if key in legal:
+                assert p.clause is None
+            else:
+                assert p.clause and t.violation(m) is not None and p.clause in p.message
     elif report.outcome == "lost":
         assert not t.legal_moves()
     elif report.outcome == "unfinished":
@@ -332,3 +338,65 @@ def test_lenient_keeps_snapshots_for_the_first_violations_only_and_says_so():
 def test_lenient_skips_a_deal_from_an_empty_stock():
     report = check_bytes(_many_deals(3), "many.json", lenient=True)
     assert [p.carried_out for p in report.problems] == [False, False, False]
+
+
+def _with(change: Any) -> bytes:
+    d = json.loads(json.dumps(base(2)))
+    change(d)
+    return json.dumps(d, indent=1).encode()
+
+
+NOT_STRICT_JSON = {
+    # what the fast parser takes and RFC 8259 does not: each must be json-syntax, never valid
+    "NaN": (_with(lambda d: d.update(meta={"x": 1})).replace(b'"x": 1', b'"x": NaN'), "$.meta.x", "NaN"),
+    "Infinity": (_with(lambda d: d.update(meta={"x": [1]})).replace(b'"x": [\n   1', b'"x": [\n   Infinity'),
+                 "$.meta.x[0]", "Infinity"),
+    "-Infinity": (_with(lambda d: d.update(meta={"x": {"y": 1}})).replace(b'"y": 1', b'"y": -Infinity'),
+                  "$.meta.x.y", "-Infinity"),
+    "1e999": (_with(lambda d: d.update(meta={"x": 1})).replace(b'"x": 1', b'"x": 1e999'), "$.meta.x", "1e999"),
+    "-1e999": (_with(lambda d: d.update(meta={"x": 1})).replace(b'"x": 1', b'"x": -1.5e999'), "$.meta.x",
+               "-1.5e999"),
+    "duplicate top key": (_with(lambda d: None).replace(b'"format": "replay-log/1"',
+                                                        b'"format": "replay-log/1", "format": "replay-log/1"'),
+                          "$.format", 'the key "format" is given twice'),
+    "duplicate ruling": (_with(lambda d: d.update(rulings={"side-reach": "row"})).replace(
+        b'"side-reach": "row"', b'"side-reach": "adjacent", "side-reach": "row"'), '$.rulings["side-reach"]',
+        'the key "side-reach" is given twice'),
+    "duplicate in a move": (_with(lambda d: None).replace(b'"type": "deal"', b'"type": "move", "type": "deal"', 1),
+                            "$.moves[", 'the key "type" is given twice'),
+    "duplicate in meta": (_with(lambda d: d.update(meta={"player": "A"})).replace(
+        b'"player": "A"', b'"player": "A", "player": "B"'), "$.meta.player", 'the key "player" is given twice'),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_STRICT_JSON))
+def test_what_rfc_8259_refuses_is_json_syntax(case):
+    raw, path, needle = NOT_STRICT_JSON[case]
+    report = check_bytes(raw, "strict.json")
+    assert report.verdict == MALFORMED and report.first.code == "json-syntax", report.problems
+    p = report.first
+    assert p.path.startswith(path) and needle in p.message and p.line is not None
+    line = raw.decode().split("\n")[p.line - 1]
+    token = needle.split('"')[1] if '"' in needle else needle
+    assert token in line[p.column - 1:], (line, p.column)
+
+
+@pytest.mark.parametrize("typ,field,owners", [("deal", "count", "'move'"), ("deal", "from", "'move', 'fill' and 'tuck'"),
+                                              ("redeal", "to", "'move', 'fill' and 'tuck'"),
+                                              ("fill", "count", "'move'"), ("tuck", "count", "'move'")])
+def test_a_field_of_another_move_type_names_its_owner(typ, field, owners):
+    move: dict[str, Any] = {"type": typ, field: 2 if field == "count" else "p1"}
+    if typ in ("fill", "tuck"):
+        move.update({"from": "p1", "to": "p2"})
+    report = check_bytes(_with(lambda d: d["moves"].insert(0, move)), "f.json")
+    assert report.first.code == "schema" and report.first.path == f"$.moves[0].{field}"
+    assert report.first.message == f"{field!r} is not a field of a {typ!r} move (it belongs to {owners})"
+
+
+def test_a_valid_log_with_odd_but_strict_json_stays_valid():
+    """Numbers, escapes and keys that strict JSON allows must not be refused by the strictness check."""
+    raw = _with(lambda d: d.update(meta={"x": 1.5e300, "y": -0.0, "z": "NaN \\u00e9 \\ud83c\\udca1", "w": [{}, {"a": {"a": 1}}],
+                                         "notes": "Infinity"}))
+    raw = raw.replace(b'"NaN \\\\u00e9', b'"NaN \\u00e9')
+    report = check_bytes(raw, "ok.json")
+    assert report.verdict == VALID, report.problems

@@ -55,12 +55,19 @@ def validate(
 ) -> None:
     """Replay recorded games against the rules: valid, or the first illegal move and the clause it breaks.
 
+    Each report is written as soon as its log is checked (--format json: one document, written incrementally).
+
+    A file name that is not UTF-8 or holds a control character is shown quoted and escaped, as git does.
+
     Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error.
     """
     from replay.log.runner import STDIN, collect
 
     if paths.count(STDIN) > 1:
         _usage("'-' (standard input) may be given once")
+    if all_readings and lenient:
+        _usage("--lenient cannot be combined with --all-readings (which reports the first problem under each "
+               "reading set)")
     files, errors = collect(paths)
     if all_readings:
         raise typer.Exit(_all_readings(files, errors, until, fmt))
@@ -102,6 +109,9 @@ def _validate(files: list[str], errors: list, lenient: bool, until: int | None, 
             if progress is not None:
                 progress.advance(task)
             one(r, emit)
+            if until is not None and until > r.moves and r.game is not None:
+                typer.echo(f"replay: warning: {r.file} has {r.moves} move{'s' if r.moves != 1 else ''}; "
+                           f"--until {until} is past its end (every move was replayed)", err=True)
     finally:
         if progress is not None:
             progress.stop()
@@ -126,6 +136,8 @@ def _progress(n: int):
 def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format) -> int:
     import json
 
+    from replay.log.models import MAX_BYTES
+    from replay.log.names import shown
     from replay.log.readings import analyse, analysis_lines
     from replay.log.report import report_lines
     from replay.log.runner import STDIN, read_stdin
@@ -142,7 +154,7 @@ def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format
         else:
             try:
                 with open(f, "rb") as fh:
-                    data = fh.read()
+                    data = fh.read(MAX_BYTES + 1)
             except OSError as e:
                 from replay.log.runner import _io_error
 
@@ -151,9 +163,12 @@ def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format
                     typer.echo(report_lines(errors[-1])[0])
                 code = 2
                 continue
-            a = analyse(data, f, until)
+            a = analyse(data, shown(f), until)
         results.append(a)
         code = max(code, a.exit_code)
+        if until is not None and a.trials and until > a.trials[0].report.moves:
+            typer.echo(f"replay: warning: {a.file} has {a.trials[0].report.moves} moves; --until {until} is past "
+                       "its end (every move was replayed)", err=True)
         if fmt is Format.text:
             for line in analysis_lines(a):
                 typer.echo(line)
@@ -282,15 +297,16 @@ def print_table(console: "Console", name: str, game: Game, table: Table, made: i
 
 def _read(path: str) -> tuple[bytes, str]:
     from replay.log.models import MAX_BYTES
+    from replay.log.names import shown
     from replay.log.runner import STDIN, read_stdin
 
     if path == STDIN:
         return read_stdin(), "<stdin>"
     try:
         with open(path, "rb") as fh:
-            return fh.read(MAX_BYTES + 1), path
+            return fh.read(MAX_BYTES + 1), shown(path)
     except OSError as e:
-        _usage(f"{path}: cannot read: {e.strerror or e}")
+        _usage(f"{shown(path)}: cannot read: {e.strerror or e}")
         raise  # unreachable
 
 

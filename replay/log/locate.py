@@ -213,3 +213,69 @@ def format_path(path: Sequence[str | int]) -> str:
         else:
             out += "[" + json.dumps(p, ensure_ascii=False) + "]"
     return out
+
+
+_TOKEN = re.compile(r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|'
+                    r'(-?Infinity|NaN|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))', re.S)
+
+
+def not_strict(text: str) -> tuple[str, str, int, list[str | int]] | None:
+    """The first thing in ``text`` that a lax parser takes but RFC 8259 JSON does not have.
+
+    Returns ``(kind, token, offset, path)``: kind ``duplicate`` (a key given twice in one object;
+    token is the key, quoted), ``constant`` (``NaN``, ``Infinity``, ``-Infinity``) or ``overflow``
+    (a number beyond a double, ``1e999``); or None.  One pass, no recursion.
+    """
+    stack: list[list] = []  # [keys seen, current key, expecting a key] for an object; [index] for an array
+
+    def path() -> list[str | int]:
+        out: list[str | int] = []
+        for f in stack:
+            if len(f) == 1:
+                out.append(f[0])
+            elif f[1] is not None:
+                out.append(f[1])
+        return out
+
+    pos, n = 0, len(text)
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        string, punct, scalar = m.group(1), m.group(2), m.group(3)
+        top = stack[-1] if stack else None
+        if string is not None:
+            if top is not None and len(top) == 3 and top[2]:
+                try:
+                    key = json.loads(string)
+                except ValueError:
+                    return None
+                if key in top[0]:  # path() ends with the object's previous key
+                    return "duplicate", json.dumps(key, ensure_ascii=False), m.start(1), path()[:-1] + [key]
+                top[0].add(key)
+                top[1], top[2] = key, False
+        elif punct == "{":
+            stack.append([set(), None, True])
+        elif punct == "[":
+            stack.append([0])
+        elif punct is not None and punct in "}]":
+            if not stack:
+                return None
+            stack.pop()
+            if not stack:
+                return None
+        elif punct == ",":
+            if top is None:
+                return None
+            if len(top) == 3:
+                top[2] = True
+            else:
+                top[0] += 1
+        elif scalar is not None:
+            if scalar in ("NaN", "Infinity", "-Infinity"):
+                return "constant", scalar, m.start(3), path()
+            if scalar[0] in "-0123456789" and any(c in scalar for c in ".eE"):
+                if float(scalar) in (float("inf"), float("-inf")):
+                    return "overflow", scalar, m.start(3), path()
+    return None

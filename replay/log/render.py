@@ -95,8 +95,9 @@ def piles_listing(t: Table, codes: bool = False, style: Style = _plain) -> list[
 
 
 def state_line(t: Table) -> str:
+    home = t.cards_home()
     parts = [f"pass {t.passes}", f"{t.rounds} round{'s' if t.rounds != 1 else ''} dealt",
-             f"{t.cards_home()} cards on the foundations"]
+             f"{home} card{'s' if home != 1 else ''} on the foundations"]
     state = {k: v for k, v in t.vars.items() if not k.startswith("_") and v not in (None, 0, [], {})}
     parts += [f"{k}: {v}" for k, v in sorted(state.items())]
     return "; ".join(parts)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterator
 
 from replay.log.models import MAX_BYTES
+from replay.log.names import shown
 from replay.log.report import Problem, Report
 from replay.log.validate import check_bytes, check_file
 
@@ -35,21 +37,56 @@ def collect(paths: list[str]) -> tuple[list[str], list[Report]]:
         if p == STDIN:
             files.append(STDIN)
             continue
-        path = Path(p)
-        if path.is_dir():
-            found = sorted(str(f) for f in path.rglob("*.json") if f.is_file())
-            if not found:
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            broken = e.errno == errno.ENOENT and os.path.islink(p)
+            errors.append(_io_error(p, "a symbolic link to nothing (" + os.readlink(p) + ")" if broken
+                                    else _reason(e)))
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            found, unreadable = _walk(p)
+            errors.extend(unreadable)
+            if not found and not unreadable:
                 errors.append(_io_error(p, "no *.json files in this directory"))
             files.extend(found)
-        elif path.exists():
-            files.append(p)
         else:
-            errors.append(_io_error(p, "no such file or directory"))
+            files.append(p)
     return files, errors
 
 
+def _reason(e: OSError) -> str:
+    """``no such file or directory``, ``too many levels of symbolic links``, ``permission denied`` …"""
+    text = e.strerror or str(e)
+    return text[:1].lower() + text[1:]
+
+
+def _walk(top: str) -> tuple[list[str], list[Report]]:
+    """Every ``*.json`` file below ``top`` (sorted), and a report for each place that cannot be read:
+    a directory that cannot be listed, a ``*.json`` name that leads nowhere (a symlink loop …)."""
+    found: list[str] = []
+    bad: list[Report] = []
+
+    def unreadable(e: OSError) -> None:
+        bad.append(_io_error(e.filename or top, f"cannot read this directory: {_reason(e)}"))
+
+    for root, _dirs, names in os.walk(top, onerror=unreadable):
+        for n in names:
+            if not n.endswith(".json"):
+                continue
+            f = os.path.join(root, n)
+            try:
+                if stat.S_ISREG(os.stat(f).st_mode):
+                    found.append(f)
+            except OSError as e:
+                bad.append(_io_error(f, _reason(e)))
+    found.sort()
+    bad.sort(key=lambda r: r.file)
+    return found, bad
+
+
 def _io_error(name: str, message: str) -> Report:
-    r = Report(file=name)
+    r = Report(file=shown(name))
     r.add(Problem("io-error", message))
     return r
 

@@ -145,6 +145,39 @@ _EXPECTED = {
 _LINE_COL = re.compile(r"at line (\d+) column (\d+)")
 
 
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_DIGITS = re.compile(r"-?[0-9]+")
+
+
+def _json_detail(msg: str, data: bytes, line: int | None, col: int | None) -> tuple[str, int] | None:
+    """A plainer message than the parser's for what it refuses in valid-looking JSON (lone surrogates,
+    integers past its limit), with the column where it begins; or None."""
+    if line is None or col is None:
+        return None
+    lines = data.split(b"\n")
+    if line > len(lines):
+        return None
+    text = lines[line - 1].decode("utf-8", errors="replace")
+    if "surrogate" in msg or "hex escape" in msg:
+        near = list(_SURROGATE.finditer(text, max(0, col - 13), col + 6))
+        if near:
+            return (f"not valid JSON: lone surrogate {near[-1].group()}: an escaped UTF-16 surrogate must be one of "
+                    "a pair (a high \\ud800-\\udbff, then a low \\udc00-\\udfff)", near[-1].start() + 1)
+    if "number out of range" in msg:
+        start = col - 1
+        while start > 0 and text[start - 1] in "0123456789-":
+            start -= 1
+        m = _DIGITS.match(text, start)
+        if m and len(m.group().lstrip("-")) > 20:
+            return (f"integer too large: {len(m.group().lstrip('-')):,} digits (this reader takes numbers up to "
+                    "about 1.8e308)", start + 1)
+    return None
+
+
+def _aliases(model: Any) -> list[str]:
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
 def _fields(path: list[str | int]) -> list[str]:
     """The keys allowed at ``path`` (for suggesting a misspelt key)."""
     if not path:
@@ -175,10 +208,15 @@ def _from_validation(err: ValidationError, data: bytes) -> tuple[Bad, int | None
             return Bad("not-utf8", f"not UTF-8: byte 0x{data[u.start]:02x} at offset {u.start} ({u.reason})"), line, col
         if "recursion limit" in msg:
             return Bad("too-deep", f"nested deeper than {MAX_DEPTH} levels (the limit of the format)"), line, col
+        better = _json_detail(msg, data, line, col)
+        if better:
+            return Bad("json-syntax", better[0]), line, better[1]
         msg = _LINE_COL.sub("", msg).strip()
         return Bad("json-syntax", f"not valid JSON: {msg}"), line, col
     # strip the union tag pydantic inserts after a move's index
+    mtype = None
     if len(loc) >= 3 and loc[0] == "moves" and loc[2] in MOVE_TYPES:
+        mtype = str(loc[2])
         del loc[2]
     code, msg, path = "schema", str(e["msg"]), loc
     if t == "missing":
@@ -187,8 +225,16 @@ def _from_validation(err: ValidationError, data: bytes) -> tuple[Bad, int | None
     elif t == "extra_forbidden":
         from difflib import get_close_matches
 
-        close = get_close_matches(str(loc[-1]), _fields(loc[:-1]), n=1)
-        msg = f"unknown field {loc[-1]!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+        key = str(loc[-1])
+        owners = [t for t, m in MOVE_MODELS.items() if key in _aliases(m)] if mtype and len(loc) == 3 else []
+        if owners:
+            names = [repr(t) for t in owners]
+            both = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            msg = f"{key!r} is not a field of a {mtype!r} move (it belongs to {both})"
+        else:
+            fields = _aliases(MOVE_MODELS[mtype]) if mtype and len(loc) == 3 else _fields(loc[:-1])
+            close = get_close_matches(key, fields, n=1)
+            msg = f"unknown field {loc[-1]!r}" + (f"; did you mean {close[0]!r}?" if close else "")
     elif t == "union_tag_invalid":
         tag = e.get("ctx", {}).get("tag", inp)
         code, msg = "unknown-move-type", UnknownName("move type", tag, list(MOVE_TYPES)).one_line()
@@ -221,14 +267,75 @@ def _from_validation(err: ValidationError, data: bytes) -> tuple[Bad, int | None
 def parse(data: bytes) -> GameLog:
     """Parse a log's bytes into the models; raises :class:`Bad`."""
     if len(data) > MAX_BYTES:
-        raise Bad("too-large", f"the file has {len(data):,} bytes; the limit is {MAX_BYTES:,}")
+        raise too_large()
     if data[:3] == BOM:
         data = data[3:]
     try:
-        return GameLog.model_validate_json(data)
+        log = GameLog.model_validate_json(data)
     except ValidationError as err:
         bad, _, _ = _from_validation(err, data)
         raise bad from None
+    strict = strict_json(data)
+    if strict is not None:
+        raise strict[0]
+    return log
+
+
+def too_large(size: int | None = None) -> Bad:
+    """The file is over the limit (its size when known: a file read in part only knows it is larger)."""
+    if size is None:
+        return Bad("too-large", f"the file is larger than the {MAX_BYTES:,}-byte limit")
+    return Bad("too-large", f"the file has {size:,} bytes, more than the {MAX_BYTES:,}-byte limit")
+
+
+def _strict_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > 1 and len({k for k, _ in pairs}) < len(pairs):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _finite(text: str) -> float:
+    x = float(text)
+    if x in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return x
+
+
+def strict_json(body: bytes) -> tuple[Bad, int | None, int | None] | None:
+    """What the fast parser lets through but RFC 8259 JSON does not have: a key given twice in one
+    object, ``NaN`` / ``Infinity`` / ``-Infinity``, a number too large for a double (``1e999``).
+
+    One pass of the standard library's C parser (its hooks raise on the first such thing); only
+    then is the text walked to say what and where.  Returns the problem with line and column, or None.
+    """
+    import json
+
+    try:
+        json.loads(body, object_pairs_hook=_strict_hook, parse_constant=_no_constant, parse_float=_finite)
+        return None
+    except (ValueError, RecursionError):
+        pass
+    from replay.log.locate import Index, format_path, not_strict
+
+    text = body.decode("utf-8", errors="replace")
+    found = not_strict(text)
+    if found is None:
+        return None
+    kind, token, offset, path = found
+    line, col = Index(text).line_col(offset)
+    if kind == "duplicate":
+        bad = Bad("json-syntax", f"the key {token} is given twice in one object; JSON keys must be unique", path)
+    elif kind == "overflow":
+        bad = Bad("json-syntax", f"not valid JSON here: {token} overflows a double (the largest is about 1.8e308)",
+                  path)
+    else:
+        bad = Bad("json-syntax", f"not valid JSON: {token} is not a JSON number (RFC 8259 has no NaN or Infinity)",
+                  path)
+    return bad, line, col
 
 
 # --------------------------------------------------------------------------- replay
@@ -359,11 +466,14 @@ def malformed(name: str, bad: Bad, replay: Replay | None = None, line: int | Non
 
 
 def check_bytes(data: bytes, name: str = "<log>", *, lenient: bool = False, until: int | None = None,
-                rulings: Mapping[str, str] | None = None) -> Report:
-    """The verdict on a log given as bytes (never raises on bad input)."""
+                rulings: Mapping[str, str] | None = None, size: int | None = None) -> Report:
+    """The verdict on a log given as bytes (never raises on bad input).
+
+    ``size`` is the file's size when known (``data`` holds at most one byte more than the limit).
+    """
     try:
         if len(data) > MAX_BYTES:
-            return malformed(name, Bad("too-large", f"the file has {len(data):,} bytes; the limit is {MAX_BYTES:,}"))
+            return malformed(name, too_large(size))
         body = data[3:] if data[:3] == BOM else data
         try:
             log = GameLog.model_validate_json(body)
@@ -372,6 +482,9 @@ def check_bytes(data: bytes, name: str = "<log>", *, lenient: bool = False, unti
             if line is None:
                 return malformed(name, bad, Replay(None, name, data))
             return malformed(name, bad, None, line, col)
+        strict = strict_json(body)
+        if strict is not None:
+            return malformed(name, strict[0], None, strict[1], strict[2])
         return check_log(log, name, data, lenient=lenient, until=until, rulings=rulings)
     except Exception as e:  # noqa: BLE001 - the command line must never show a traceback
         return internal_error(name, e)
@@ -437,22 +550,39 @@ def _replay(rp: Replay, report: Report, t: Table, moves: list[Move], lenient: bo
             i = n
             break
         except IllegalMove as e:
-            p = _violation(rp, t, moves[i], i, "illegal-move", e.reason, e.clause, report)
+            wrong = _named_wrongly(t, moves[i])
+            if wrong:  # the log has drifted from the table: say so first, then what the move would break
+                p = _violation(rp, t, moves[i], i, "card-mismatch", f"{wrong}; as written the move would also "
+                               f"break {e.clause}: {e.reason}", e.clause, report)
+            else:
+                p = _violation(rp, t, moves[i], i, "illegal-move", e.reason, e.clause, report)
         except MoveMismatch as e:
             p = _violation(rp, t, moves[i], i, "card-mismatch", e.one_line(), None, report)
         report.add(p)
         if not lenient:
             report.replayed = i
             return t
-        t, p.carried_out = _carry_out(t, moves[i], p.code)
+        t, p.carried_out = _carry_out(t, moves[i], p.code == "card-mismatch" and p.clause is None)
         i += 1
     report.replayed = n
     return t
 
 
-def _carry_out(t: Table, m: Move, code: str) -> tuple[Table, bool]:
+def _named_wrongly(t: Table, m: Move) -> str | None:
+    """``the move names 9S but the card moved from p3 is 6C``, when the move names a card that is not there."""
+    if m.card < 0 or m.src < 0 or m.count < 1:
+        return None
+    pile = t.piles[m.src]
+    actual = pile[-m.count] if len(pile) >= m.count else -1
+    if actual == m.card:
+        return None
+    return (f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} is "
+            f"{C.code(actual) if actual >= 0 else 'nothing'}")
+
+
+def _carry_out(t: Table, m: Move, legal_but_misnamed: bool) -> tuple[Table, bool]:
     """--lenient: make the move as recorded when the table allows it physically, else skip it."""
-    if code == "card-mismatch":
+    if legal_but_misnamed:
         t.push(m)
         return t, True
     if m.type == "deal" and not t.piles[t.game.stock]:
@@ -491,14 +621,24 @@ def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, cl
 def check_file(path: str, *, lenient: bool = False, until: int | None = None,
                rulings: Mapping[str, str] | None = None) -> Report:
     """Read and check one file; unreadable files give an ``io-error`` report."""
+    import os
+    import stat
+
+    from replay.log.names import shown
+
+    name = shown(path)
     try:
         with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if stat.S_ISDIR(st.st_mode):
+                raise IsADirectoryError(21, "is a directory")
             data = fh.read(MAX_BYTES + 1)
     except OSError as e:
-        r = Report(file=path)
+        r = Report(file=name)
         r.add(Problem("io-error", f"cannot read: {e.strerror or e}"))
         return r
-    return check_bytes(data, path, lenient=lenient, until=until, rulings=rulings)
+    size = st.st_size if stat.S_ISREG(st.st_mode) and st.st_size > MAX_BYTES else None
+    return check_bytes(data, name, lenient=lenient, until=until, rulings=rulings, size=size)
 
 
 def replay_to(log: GameLog, step: int | None, rulings: Mapping[str, str] | None = None
