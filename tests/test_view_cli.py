@@ -296,3 +296,35 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, mon
         commands.write_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert sorted(os.listdir(tmp_path)) == ["out.html"]
+
+
+def test_analyse_shows_a_progress_bar_on_a_terminal_only() -> None:
+    """Standard error a pseudo-terminal: the bar is drawn there; a pipe: nothing but the result."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "replay", "analyse", str(EXILES_LOST), "--nodes", "200"],
+                                stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
+        os.close(slave)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 120)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal closed: the command has ended
+                break
+            if not chunk:
+                break
+            seen += chunk
+        out, _ = proc.communicate(timeout=300)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert b"analysing" in seen and b"\xe2\x94\x81" in seen  # the label and the bar's line (rich's '━')
+    assert b"analysing" not in out and out.decode().splitlines()[-1].endswith("inferred.")
+    piped = replay("analyse", str(EXILES_LOST), "--nodes", "200")
+    assert piped.stderr == ""

@@ -10,19 +10,15 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
+from replay.log.commands import Format
+
 EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
                    "2 usage or I/O error.")
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
 
 
 def _fail(message: str, code: int = 2) -> None:
