@@ -120,6 +120,7 @@ COMMAND_MODULES = (
     "replay.corpus.commands",
     "replay.solver.commands",
     "replay.trace.commands",
+    "replay.view.commands",
 )
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,244 @@
+"""``replay view`` and ``replay analyse``: see one game replayed, learn where it was lost.
+
+Exit codes: 0 done (a log that breaks a rule is still shown, and analysed up to that move);
+1 the log is rejected (it cannot be replayed at all: not JSON, unknown game, impossible deck…)
+or the analysis file does not belong to it; 2 usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from replay.log.commands import Format
+
+EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
+                   "2 usage or I/O error.")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
+    raise typer.Exit(code)
+
+
+def _read(log: str) -> tuple[bytes, str]:
+    from replay.log.commands import _read as read
+
+    return read(log)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory (fsync, then rename)."""
+    parent = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _output(out: Path, log: str, force: bool, option: str) -> Path:
+    """Check that ``out`` may be written: never the input, nothing existing without --force, a directory that exists."""
+    if log != "-" and out.exists():
+        try:
+            if out.samefile(log):
+                _fail(f"{option} {out}: that is the log itself; it is never overwritten")
+        except OSError:
+            pass
+    if out.is_dir():
+        _fail(f"{option} {out}: is a directory")
+    if out.exists() and not force:
+        _fail(f"{option} {out}: the file exists; pass --force to replace it")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        _fail(f"{option} {out}: no such directory: {out.parent}")
+    return out
+
+
+def _save(out: Path, text: str, option: str) -> None:
+    try:
+        write_atomic(out, text)
+    except OSError as e:
+        _fail(f"{option} {out}: cannot write: {e.strerror or e}")
+
+
+def default_rules_url() -> str | None:
+    """The rules site's address: ``site_url`` of the project's ``mkdocs.yml`` when it names one."""
+    from replay.site.data import ROOT
+
+    try:
+        text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
+    return m.group(1) if m else None
+
+
+def _budget(nodes: int | None, seconds: float | None) -> Any:
+    from replay.solver.search import Budget
+
+    if nodes is not None and nodes < 0:
+        _fail("--nodes must be 0 (no limit) or more")
+    if seconds is not None and seconds <= 0:
+        _fail("--seconds must be positive")
+    if not nodes and seconds is None:
+        _fail("a budget is needed: --nodes N (N > 0) or --seconds S")
+    return Budget(nodes=nodes or None, seconds=seconds)
+
+
+def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
+    """Read an analysis file (``replay analyse --format json`` or ``-o``) and check it was made from ``raw``."""
+    import hashlib
+    import json
+
+    from pydantic import ValidationError
+
+    from replay.view.analyse import AnalysisDoc
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        _fail(f"--analysis {path}: cannot read: {e.strerror or e}")
+    try:
+        doc = AnalysisDoc.model_validate_json(data)
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        where = ".".join(str(x) for x in err["loc"]) or "$"
+        _fail(f"--analysis {path}: not an analysis of `replay analyse`: {where}: {err['msg']}", 1)
+    if doc.log_sha256 != hashlib.sha256(raw).hexdigest():
+        _fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
+              "differs", 1)
+    return json.loads(data)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``view`` and ``analyse`` to ``app``."""
+
+    @app.command("view", epilog=EXIT_CODES_HELP)
+    def view_cmd(
+        log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input (then give -o)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="The HTML file to write (default: the log's name with .html, "
+                                                "beside it)."),
+        force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
+        analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE",
+                                                help="Show the verdicts of `replay analyse --format json` (or its "
+                                                     "-o FILE) on the timeline."),
+        all_readings: bool = typer.Option(False, "--all-readings",
+                                          help="Also show under which readings of the rulings the log is legal."),
+        rules_url: Optional[str] = typer.Option(None, "--rules-url", metavar="URL",
+                                                help="Root of the rules site the clause links point into (default: "
+                                                     "site_url of mkdocs.yml; none: clauses are quoted, not linked)."),
+    ) -> None:
+        """Write one self-contained HTML file that replays a game move by move.
+
+        The table is drawn at every step; a slider, the arrow keys (and Home, End), a timeline
+        and the move list (with the moves' comments) move through the game.  A move the rules
+        refuse is marked, with the clause it breaks in the original and in translation.  The
+        file needs no server and fetches nothing: it opens from disk.
+        """
+        from replay.view.model import replay_log
+        from replay.view.render import standalone_page
+
+        raw, name = _read(log)
+        if out is None:
+            if log == "-":
+                _fail("reading standard input: give -o FILE")
+            out = Path(log).with_suffix(".html")
+        target = _output(out, log, force, "-o")
+        v = replay_log(raw, name)
+        if v.game is None or v.verdict == "error":
+            from replay.log.report import report_lines
+
+            for line in report_lines(v.report)[:1] if v.report.problems else [f"{name}: {v.error}"]:
+                typer.echo(line, err=True)
+            raise typer.Exit(2 if v.verdict == "error" else 1)
+        doc = load_analysis(analysis, raw) if analysis is not None else None
+        readings = None
+        if all_readings:
+            from replay.log.readings import analyse
+
+            readings = analyse(raw, name)
+        base = rules_url if rules_url is not None else default_rules_url()
+        page = standalone_page(v, base or None, doc, readings, title=Path(name).name)
+        _save(target, page, "-o")
+        what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
+        if v.refused is not None:
+            what += f"; move {v.refused.n} is refused" + (f" ({v.refused.problem.clause})"
+                                                          if v.refused.problem.clause else "")
+        elif v.verdict != "valid" and v.problem is not None:
+            what += f"; {v.verdict}: {v.problem.message}"
+        typer.echo(f"wrote {target} ({what})", err=True)
+
+    @app.command("analyse", epilog=EXIT_CODES_HELP)
+    def analyse_cmd(
+        log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input."),
+        nodes: Optional[int] = typer.Option(10_000, "--nodes", metavar="N",
+                                            help="Budget per position: positions the solver expands (0: no limit). "
+                                                 "The output depends only on it."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", metavar="S",
+                                                help="Budget per position in seconds (the verdicts then depend on "
+                                                     "the machine and its load)."),
+        fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="Also write the JSON document here (for `replay view --analysis`)."),
+        force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
+    ) -> None:
+        """For each position of a log, whether the game could still be won from there.
+
+        Each position (the deal, then the table after each move) is won (the solver found a
+        winning line, shown), unwinnable (its search was exhaustive) or unknown within the
+        budget: the solver does not guess.  Positions are not all searched: a winnable
+        position makes every earlier one winnable, an unwinnable one every later one
+        unwinnable; such verdicts are marked inferred.  The summary names the move after
+        which the game could no longer be won.  A progress bar is shown on a terminal.
+        """
+        import json
+        import sys
+
+        from replay.engine.errors import ReplayError
+        from replay.solver.table import progress_bar
+        from replay.view.analyse import analyse_bytes, text_lines
+
+        budget = _budget(nodes, seconds)
+        raw, name = _read(log)
+        target = _output(out, log, force, "-o") if out is not None else None
+        try:
+            if sys.stderr.isatty():
+                from replay.log.validate import parse
+
+                try:
+                    total = len(parse(raw).moves) + 1
+                except Exception:  # noqa: BLE001 - analyse_bytes says what is wrong
+                    total = 1
+                with progress_bar(total, "analysing") as advance:
+                    doc = analyse_bytes(raw, name, budget, advance)
+            else:
+                doc = analyse_bytes(raw, name, budget)
+        except ReplayError as e:
+            _fail(e.one_line(), 1)
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        if target is not None:
+            _save(target, text, "-o")
+        if fmt is Format.json:
+            typer.echo(text, nl=False)
+        else:
+            for line in text_lines(doc):
+                typer.echo(line)
+        if target is not None:
+            typer.echo(f"wrote {target}", err=True)

@@ -1,0 +1,166 @@
+"""`replay view` in a real browser: the file opens from disk, steps by keyboard, draws the right table, marks the violation.
+
+Headless Chromium (Debian's ``chromium``, driven by Playwright, as in tests/test_browser.py)
+opens the written file as ``file://``; every request the page makes is recorded and must stay
+on that file.  Screenshots go to ``tests/artifacts/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from replay.log.validate import check_bytes, parse, replay_to
+from replay.site.svg import card_text
+from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium  # noqa: F401 - the shared fixture
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ZK_LOST = ROOT / "examples" / "games" / "zwarta-kolumna" / "base" / "lost-seed-1.json"
+BROKEN = ROOT / "examples" / "broken" / "zk-illegal-zk-8.json"
+RULES = "https://rules.example/replay/"
+
+
+def view(log: Path, out: Path, *extra: str) -> Path:
+    r = subprocess.run([sys.executable, "-m", "replay", "view", str(log), "-o", str(out), *extra],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def viewer_page(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    profile = tmp_path_factory.mktemp("chromium-profile-view")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile), executable_path=chromium, headless=True, args=ARGS, viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(TIMEOUT)
+        pg = context.new_page()
+        errors: list[str] = []
+        requests: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("request", lambda r: requests.append(r.url))
+        pg.errors = errors  # type: ignore[attr-defined]
+        pg.requests = requests  # type: ignore[attr-defined]
+        try:
+            yield pg
+        finally:
+            context.close()
+
+
+def _open(pg, path: Path) -> None:  # type: ignore[no-untyped-def]
+    pg.requests.clear()
+    pg.goto(path.resolve().as_uri())
+    pg.locator(".replay-viewer .stepper output").wait_for()
+
+
+def _offsite(pg, path: Path) -> list[str]:  # type: ignore[no-untyped-def]
+    return [u for u in pg.requests if u.split("#")[0] != path.resolve().as_uri() and not u.startswith("data:")]
+
+
+def _known_step(log: Path) -> int:
+    """The first move of the log that puts a named card on a pile (its table is checked pile by pile)."""
+    moves = parse(log.read_bytes()).moves
+    return next(i + 1 for i, m in enumerate(moves) if getattr(m, "card", None) and getattr(m, "to", None))
+
+
+def test_the_viewer_steps_by_keyboard_and_draws_the_table(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk.html")
+    log = parse(ZK_LOST.read_bytes())
+    n = len(log.moves)
+    _open(page, out)
+    status = page.locator(".stepper output")
+    assert status.inner_text() == "start"
+    k = _known_step(ZK_LOST)
+    for _ in range(k):
+        page.keyboard.press("ArrowRight")
+    assert status.inner_text() == f"move {k} of {n}"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert status.inner_text() == f"move {k} of {n}"
+    assert page.locator(".rv-table svg").get_attribute("aria-label") == f"the table after move {k}"
+    assert page.locator(".rv-moves li.current").inner_text().startswith(f"{k}. ")
+    assert page.locator(".step.current summary").is_visible()
+    # the table at step k, pile by pile, against the engine's own replay
+    inst, table, made, _ = replay_to(log, k)
+    assert made == k
+    snap = table.snapshot()
+    move = log.moves[k - 1]
+    dst = page.locator(f".rv-table svg g[data-name='{move.to}']")  # type: ignore[union-attr]
+    assert "dst" in (dst.get_attribute("class") or "")
+    assert dst.locator("text.card").text_content() == card_text(move.card)[0]  # type: ignore[union-attr]
+    game = inst.game
+    for name, role in zip(game.layout.names, game.layout.roles):
+        cards = snap["piles"][name]
+        g = page.locator(f".rv-table svg g[data-name='{name}']")
+        assert g.locator("text").last.text_content() == f"{name} · {len(cards)}"
+        if role != "stock" and cards:
+            assert g.locator("text.card").text_content() == card_text(cards[-1])[0], name
+    page.screenshot(path=str(ARTIFACTS / "view-known-step.png"))
+    page.keyboard.press("End")
+    assert status.inner_text() == f"move {n} of {n}"
+    page.keyboard.press("Home")
+    assert status.inner_text() == "start"
+    page.locator(f".rv-moves li[data-step='{k}'] a").click()
+    assert status.inner_text() == f"move {k} of {n}"
+    page.locator(".stepper button[data-go=next]").click()
+    assert status.inner_text() == f"move {k + 1} of {n}"
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
+def test_the_viewer_marks_the_refused_move(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = viewer_page
+    out = view(BROKEN, tmp_path / "broken.html", "--rules-url", RULES)
+    p = check_bytes(BROKEN.read_bytes(), str(BROKEN)).first
+    assert p is not None and p.move is not None and p.clause
+    _open(page, out)
+    status = page.locator(".stepper output")
+    page.keyboard.press("End")
+    assert status.inner_text() == f"move {p.move + 1} refused"
+    marker = page.locator(".step.current .rv-violation")
+    assert marker.is_visible()
+    assert p.clause in marker.inner_text() and (p.translation or "")[:40] in marker.inner_text()
+    link = marker.locator("a.rv-clause")
+    assert link.get_attribute("href") == f"{RULES}games/zwarta-kolumna/#{p.clause}"
+    assert page.locator(f".rv-timeline .rv-cell.refused[data-step='{p.move + 1}']").is_visible()
+    assert page.locator(".rv-moves li.refused.current").is_visible()
+    page.screenshot(path=str(ARTIFACTS / "view-refused-move.png"))
+    page.keyboard.press("ArrowLeft")
+    assert status.inner_text() == f"move {p.move} of {len(parse(BROKEN.read_bytes()).moves)}"
+    assert not page.locator(".rv-violation").is_visible()
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
+def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = viewer_page
+    analysis = tmp_path / "analysis.json"
+    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "100", "-o",
+                        str(analysis)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    doc = json.loads(analysis.read_text(encoding="utf-8"))
+    out = view(ZK_LOST, tmp_path / "analysed.html", "--analysis", str(analysis))
+    _open(page, out)
+    last = doc["positions"][-1]
+    cell = page.locator(f".rv-timeline .rv-cell[data-step='{last['position']}']")
+    assert f"an-{last['status']}" in (cell.get_attribute("class") or "")
+    cell.click()
+    assert page.locator(".stepper output").inner_text() == f"move {last['position']} of {doc['moves']}"
+    shown = page.locator(".step.current .rv-analysis").inner_text()
+    assert {"won": "winnable", "unwinnable": "unwinnable", "unknown": "unknown within the budget"}[last["status"]] \
+        in shown
+    page.screenshot(path=str(ARTIFACTS / "view-analysis.png"))
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
