@@ -369,6 +369,10 @@ READING_PAIRS: list[tuple[str, str, tuple[str, ...], dict[str, str], dict[str, s
     ("ex-reversal-both-directions.json", "exiles", (), {"reversal": "both-directions"}, {"reversal": "unlimited"},
      "ex-13", "moves a card from a descending foundation onto the ascending one of its suit: legal only with "
               "Cadogan's \"and vice versâ\" (reversal=both-directions)"),
+    ("zk-base-timing-as-playable.json", "zwarta-kolumna", ("gotycki-zamek",), {"base-timing": "as-playable"},
+     {"base-timing": "on-dealing"}, "zk-19", "leaves a dealt ace or king lying while it does something else: legal "
+     "only when the bases are placed as playable cards when one likes (base-timing=as-playable), not when they are "
+     "taken out as they come (on-dealing, the default)"),
     ("ex-rule-three-in-order.json", "exiles", (), {"rule-three": "in-order"}, {"rule-three": "reverse"},
      None, "is the first move that does not fit the second deal made by taking up the packets last-first: the log "
            "took them up 1 to 13 (rule-three=in-order), not as Cadogan does (reverse, the default)"),
