@@ -358,7 +358,49 @@ def readings(out: Path) -> list[Path]:
                       "that restriction ends with the deal (after-deal=unrestricted)")))
             written.append(path)
             break
+    for pair in READING_PAIRS:
+        written += reading_pair(out, *pair)
     return written
+
+
+#: more logs whose verdict turns on one ruling: (file name, game, variants, the reading the log is played under,
+#: the other reading, the clause the other reading's first refusal must cite or None for any, what it shows)
+READING_PAIRS: list[tuple[str, str, tuple[str, ...], dict[str, str], dict[str, str], str | None, str]] = [
+    ("ex-reversal-both-directions.json", "exiles", (), {"reversal": "both-directions"}, {"reversal": "unlimited"},
+     "ex-13", "moves a card from a descending foundation onto the ascending one of its suit: legal only with "
+              "Cadogan's \"and vice versâ\" (reversal=both-directions)"),
+    ("zk-base-timing-as-playable.json", "zwarta-kolumna", ("gotycki-zamek",), {"base-timing": "as-playable"},
+     {"base-timing": "on-dealing"}, "zk-19", "leaves a dealt ace or king lying while it does something else: legal "
+     "only when the bases are placed as playable cards when one likes (base-timing=as-playable), not when they are "
+     "taken out as they come (on-dealing, the default)"),
+    ("ex-rule-three-in-order.json", "exiles", (), {"rule-three": "in-order"}, {"rule-three": "reverse"},
+     None, "is the first move that does not fit the second deal made by taking up the packets last-first: the log "
+           "took them up 1 to 13 (rule-three=in-order), not as Cadogan does (reverse, the default)"),
+]
+
+
+def reading_pair(out: Path, name: str, gid: str, variants: tuple[str, ...], played: dict[str, str],
+                 other: dict[str, str], clause: str | None, what: str) -> list[Path]:
+    """A lost game played under ``played`` whose moves the ``other`` reading refuses somewhere."""
+    game = create(gid, variants, played)
+    alt = create(gid, variants, other)
+    for seed in range(1, 400):
+        moves, t = play(game, game.deck_from_seed(seed), seed, MAX_MOVES, eager=1.0)
+        if t.outcome() != "lost":
+            continue
+        t2 = alt.new_table(alt.deck_from_seed(seed))
+        first = None
+        for k, m in enumerate(moves):
+            bad = t2.violation(m)
+            if bad:
+                first = (k, bad[0])
+                break
+            t2.push(m)
+        if first and (clause is None or first[1] == clause):
+            path = out / name
+            write(path, record(game, seed, moves, meta_for(seed, f"move {first[0]} {what}")))
+            return [path]
+    return []
 
 
 def ours(path: Path) -> bool:

@@ -350,16 +350,34 @@ def test_the_exiles_are_taken_one_after_another_until_all_are_used(ex):
 
 
 @clause("ex-12")
-def test_the_packets_are_taken_up_in_order_and_dealt_again_exactly_as_before(ex):
+def test_the_packets_are_taken_up_last_first_and_dealt_again_exactly_as_before(ex):
+    """Default rule-three = reverse: Cadogan's taking-up (The Nation), the last packet dealt first."""
     t = quiet(ex, {"p1": ["2S", "5D"], "p2": ["2C"], "p13": ["9H", "6C"]})
     t.apply(mv(ex, "redeal"))
     assert t.passes == 2 and all(not t.piles[ex.layout.index(p)] for p in PACKETS)
-    # packet 1 bottom first, then packet 2, …, packet 13 (the lost rule III, as resolved)
-    assert [C.code(c) for c in reversed(t.piles[ex.stock])] == ["2S", "5D", "2C", "9H", "6C"]
+    # packet 13 bottom first, then packet 12, …, packet 1
+    assert [C.code(c) for c in reversed(t.piles[ex.stock])] == ["9H", "6C", "2C", "2S", "5D"]
     assert cited(t, mv(ex, src="p13", dst="A1")) == "ex-6"  # the new deal comes first
     t.apply(mv(ex, "deal"))
+    # counted and exiled as before: 9H on No. 1, 6C on No. 2, 2C on No. 3, 2S on No. 4; 5D on No. 5, exiled
+    assert [top_codes(t, p) for p in PACKETS[:4]] == [["9H"], ["6C"], ["2C"], ["2S"]]
+    assert top_codes(t, "exiles") == ["5D"]
+
+
+@clause("ex-12")
+def test_the_in_order_reading_takes_up_packet_1_first():
+    g = create("exiles", rulings={"rule-three": "in-order"})
+    t = quiet(g, {"p1": ["2S", "5D"], "p2": ["2C"], "p13": ["9H", "6C"]})
+    t.apply(mv(g, "redeal"))
+    # packet 1 bottom first, then packet 2, …, packet 13
+    assert [C.code(c) for c in reversed(t.piles[g.stock])] == ["2S", "5D", "2C", "9H", "6C"]
+    t.apply(mv(g, "deal"))
     # counted and exiled as before: 2S on No. 1, 5D on No. 2, 2C on No. 3, 9H on No. 4; 6C on No. 5
     assert [top_codes(t, p) for p in PACKETS[:5]] == [["2S"], ["5D"], ["2C"], ["9H"], ["6C"]]
+
+
+@clause("ex-12")
+def test_a_card_exiled_in_the_first_deal_can_be_exiled_again(ex):
     t = quiet(ex, {"p1": ["AS", "2H", "5D"]})
     t.apply(mv(ex, "redeal"))
     t.apply(mv(ex, "deal"))
@@ -386,23 +404,43 @@ def test_the_second_deal_only_when_the_pack_is_out_and_once_unless_two_redeals()
 
 
 @clause("ex-13")
-def test_one_card_may_be_changed_from_the_ascending_to_the_descending_order(ex):
+def test_cards_may_be_changed_one_at_a_time_from_the_ascending_to_the_descending_order(ex):
+    """Default reversal = unlimited: "one card at a time", repeatable, ascending to descending only."""
     found = {"A1": run("AS", 7, +1), "K1": run("KS", 5, -1)}  # A…7 and K…9: the 8 is still out
     t = table_with(ex, {}, foundations=found, stock=[])
     assert cited(t, mv(ex, src="A1", dst="K1")) == "ex-13"  # the 7 does not follow the 9
     found = {"A1": run("AS", 7, +1), "K1": run("KS", 6, -1)}  # A…7 and K…8
     t = table_with(ex, {}, foundations=found, stock=[])
-    assert cited(t, mv(ex, src="K1", dst="A1")) == "ex-13"  # descending to ascending: no
+    assert cited(t, mv(ex, src="K1", dst="A1")) == "ex-13"  # descending to ascending: not in the Russian
     assert cited(t, mv(ex, src="A1", dst="K1")) is None
     t.apply(mv(ex, src="A1", dst="K1"))
     assert top_codes(t, "K1")[-1] == "7S" and top_codes(t, "A1")[-1] == "6S"
-    assert cited(t, mv(ex, src="A1", dst="K1")) == "ex-13"  # one card only (reversal = one-card)
-    unlimited = create("exiles", rulings={"reversal": "unlimited"})
-    t = table_with(unlimited, {}, foundations=found, stock=[])
-    t.apply(mv(unlimited, src="A1", dst="K1"))
-    assert cited(t, mv(unlimited, src="A1", dst="K1")) is None
-    t.apply(mv(unlimited, src="A1", dst="K1"))
+    assert cited(t, mv(ex, src="A1", dst="K1")) is None  # again: one card at a time, not once in the game
+    t.apply(mv(ex, src="A1", dst="K1"))
     assert top_codes(t, "K1")[-2:] == ["7S", "6S"]
+
+
+@clause("ex-13")
+def test_one_card_reading_allows_the_change_once_in_the_game():
+    g = create("exiles", rulings={"reversal": "one-card"})
+    found = {"A1": run("AS", 7, +1), "K1": run("KS", 6, -1)}
+    t = table_with(g, {}, foundations=found, stock=[])
+    t.apply(mv(g, src="A1", dst="K1"))
+    assert cited(t, mv(g, src="A1", dst="K1")) == "ex-13"  # one card only
+
+
+@clause("ex-13")
+def test_both_directions_reading_adds_cadogans_vice_versa():
+    """Cadogan's La Nivernaise: "… from the ascending to the descending sequences, and vice versâ"."""
+    found = {"A1": run("AS", 6, +1), "K1": run("KS", 7, -1)}  # A…6 and K…7: the 7 may go up onto the 6
+    for reading, want in (("both-directions", None), ("unlimited", "ex-13"), ("one-card", "ex-13")):
+        g = create("exiles", rulings={"reversal": reading})
+        t = table_with(g, {}, foundations=found, stock=[])
+        assert cited(t, mv(g, src="K1", dst="A1")) == want, reading
+    g = create("exiles", rulings={"reversal": "both-directions"})
+    t = table_with(g, {}, foundations={"A1": run("AS", 6, +1), "K1": run("KS", 6, -1)}, stock=[])
+    assert cited(t, mv(g, src="K1", dst="A1")) == "ex-13"  # the 8 does not follow the 6
+    assert cited(t, mv(g, src="A1", dst="A2")) == "ex-13"  # never between two foundations of one order
 
 
 @clause("ex-13")

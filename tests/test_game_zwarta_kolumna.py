@@ -292,7 +292,8 @@ def test_only_the_top_card_plays_and_the_one_beneath_is_freed_by_its_move(zk):
 @clause("zk-13")
 def test_twelve_at_a_time_to_the_end_of_the_deck():
     for variants in ((), ("gotycki-zamek",)):
-        g = create("zwarta-kolumna", variants)
+        # (as-playable: the bases found along the way would otherwise have to be placed between the deals)
+        g = create("zwarta-kolumna", variants, {"base-timing": "as-playable"} if variants else None)
         t = g.new_table(g.deck_from_seed(8))
         size = len(t.piles[g.stock])
         deals = 0
@@ -428,6 +429,30 @@ def test_gotycki_zamek_takes_the_foundation_cards_during_the_deal():
     assert cited(t, mv(g, src="p7", dst="A2")) == "zk-19"  # four aces of different suits: not a second AH
 
 
+@clause("zk-19", "zk-22")
+def test_base_timing_on_dealing_places_a_dealt_base_before_anything_else_as_playable_when_one_likes():
+    """zk-19 "nie są wyjmowane uprzednio, lecz w trakcie rozkładania" (default on-dealing): while a card that can
+    found a foundation lies uncovered, nothing else is done; under as-playable it waits as long as one likes."""
+    for variants in (["gotycki-zamek"], ["cztery-katy"]):
+        g = create("zwarta-kolumna", variants)
+        t = table_with(g, {"p1": ["AH"], "p2": ["6C"], "p8": ["7C"]}, stock=["2C"])
+        assert cited(t, mv(g, "deal")) == "zk-19"  # the ace first
+        assert cited(t, mv(g, src="p2", dst="p8")) in ("zk-19", "zk-22")  # nothing else either
+        assert cited(t, mv(g, src="p1", dst="A1")) is None
+        t.apply(mv(g, src="p1", dst="A1"))
+        if "cztery-katy" in variants:
+            assert t.vars["replace"] is None  # no other corner holds a card to replace it with
+        assert cited(t, mv(g, "deal")) is None
+        # a card that cannot found anything (a second ace of hearts) does not hold play up
+        t = table_with(g, {"p1": ["AH"]}, foundations={"A1": ["AH"]}, stock=["2C"])
+        assert cited(t, mv(g, "deal")) is None
+        lax = create("zwarta-kolumna", variants, {"base-timing": "as-playable"})
+        t = table_with(lax, {"p1": ["AH"]}, stock=["2C"])
+        assert cited(t, mv(lax, "deal")) is None  # the ace may wait, and be covered
+        t.apply(mv(lax, "deal"))
+        assert cited(t, mv(lax, src="p1", dst="A1")) == "zk-5"  # now the 2C lies on it
+
+
 @clause("zk-20")
 def test_gotycki_zamek_suits_may_lie_in_any_arrangement():
     g = create("zwarta-kolumna", ["gotycki-zamek"])
@@ -453,6 +478,7 @@ def test_gotycki_zamek_keeps_the_other_rules_of_the_game():
     t = table_with(g, {"p3": ["AS"], "p4": ["9D"]}, stock=["2C"])
     assert cited(t, mv(g, src="p3", dst=own)) is None
     assert cited(t, mv(g, src="p3", dst=other)) == "zk-8"  # base-placement by-position (default)
+    t = table_with(g, {"p3": ["7S"], "p4": ["9D"]}, stock=["2C"])
     assert cited(t, mv(g, src="p4", dst="p5")) == "zk-9"
     assert cited(t, mv(g, src="p4", dst="p3")) == "zk-14"
     t = table_with(g, {"p3": ["2S"]}, foundations={other: ["AS"]})

@@ -29,10 +29,11 @@ ID = "exiles"
 VARIANTS: tuple[str, ...] = ()
 RULINGS = {
     "foundations": ("aces-and-kings", "eight-aces"),
-    "reversal": ("one-card", "unlimited"),
+    "reversal": ("one-card", "unlimited", "both-directions"),
     "replacement-number": ("same", "next"),
     "redeals": ("one", "two"),
     "play-during-deal": ("after", "during"),
+    "rule-three": ("reverse", "in-order"),
 }
 ROW = 13
 NO_PLAY_TYPES = frozenset({"deal", "redeal", "tuck"})
@@ -100,8 +101,12 @@ def gather_when_the_exiles_are_out(t: Table, m: Move) -> str | None:
 
 @procedure("ex-12")
 def take_up_the_packets_in_order(t: Table, m: Move) -> None:
-    """Packets 1 to 13, each from its bottom card, make the new pack (the lost rule III)."""
-    gather(t, t.game.options["packets"], bottom_first=True)
+    """The packets, taken up in succession and turned, make the new pack (the lost rule III).
+
+    Each packet keeps its order and is dealt from its bottom card. Under the ruling rule-three = reverse
+    (Cadogan's way of taking up) the last packet comes first: 13, 12, … 1; under in-order, 1 to 13.
+    """
+    gather(t, t.game.options["gather"], bottom_first=True)
     t.vars["chain"] = None
 
 
@@ -244,11 +249,29 @@ def a_freed_card_ends_the_chain(t: Table, m: Move) -> None:
 
 @rule("ex-13")
 def one_card_from_ascending_to_descending(t: Table, m: Move) -> str | None:
-    """In good time, one card may be changed from the ascending to the descending order of its suit."""
+    """In good time, one card (at a time) may be changed from the ascending to the descending order of its suit."""
     if t.game.fdir[m.src] != 1 or t.game.fdir[m.dst] != -1:
         return "a card is changed only from an ascending to a descending foundation"
-    if t.game.options["one_reversal"] and t.vars.get("reversed", 0) >= 1:
+    return _changed_card_fits(t, m)
+
+
+@rule("ex-13")
+def one_card_either_way_between_the_orders(t: Table, m: Move) -> str | None:
+    """(ruling reversal = both-directions) Cadogan's "and vice versâ": from descending to ascending too."""
+    if t.game.fdir[m.src] == t.game.fdir[m.dst]:
+        return "a card is changed only between an ascending and a descending foundation"
+    return _changed_card_fits(t, m)
+
+
+@rule("ex-13")
+def only_one_card_in_the_game(t: Table, m: Move) -> str | None:
+    """(ruling reversal = one-card) The change is made once in the game."""
+    if t.vars.get("reversed", 0) >= 1:
         return "only one card may be changed from ascending to descending order"
+    return None
+
+
+def _changed_card_fits(t: Table, m: Move) -> str | None:
     card = t.piles[m.src][-1]
     if not t.piles[m.dst] or not fits_foundation(t, m.dst, card):
         return f"{C.code(card)} does not follow on {t.name(m.dst)}"
@@ -330,7 +353,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "recheck_replacement": readings["replacement-number"] == "same",
         "play_after_deal": readings["play-during-deal"] == "after",
         "passes": 2 if readings["redeals"] == "one" else 3,
-        "one_reversal": readings["reversal"] == "one-card",
+        "gather": layout.order("deal")[::-1] if readings["rule-three"] == "reverse" else layout.order("deal"),
         "one_of_each": one_of_each,
     }
     book = RuleBook(layout)
@@ -345,8 +368,12 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.allow("move", RESERVE, FOUNDATION, [exiles_wait_until_nothing_can_be_played] + to_foundation,
                after=[a_freed_card_ends_the_chain])
     book.allow("move", TABLEAU, TABLEAU, [only_top_cards_are_played, a_space_takes_a_card_from_the_packets])
-    book.allow("move", FOUNDATION, FOUNDATION, [only_top_cards_are_played, one_card_from_ascending_to_descending],
-               after=[count_the_change])
+    change: list[Rule] = [only_top_cards_are_played]
+    change.append(one_card_either_way_between_the_orders if readings["reversal"] == "both-directions"
+                  else one_card_from_ascending_to_descending)
+    if readings["reversal"] == "one-card":
+        change.append(only_one_card_in_the_game)
+    book.allow("move", FOUNDATION, FOUNDATION, change, after=[count_the_change])
     book.allow("tuck", RESERVE, TABLEAU,
                [only_top_cards_are_played, exiles_wait_until_nothing_can_be_played,
                 an_exile_that_fits_goes_to_its_foundation, a_card_goes_under_the_packet_of_its_number],

@@ -37,6 +37,7 @@ RULINGS = {
     "building-from": ("each-pass", "last-pass"),
     "base-placement": ("by-position", "anywhere"),
     "replacement": ("always", "if-empty"),
+    "base-timing": ("on-dealing", "as-playable"),
 }
 PASSES = 3
 DEFERRED_BASES = frozenset({"gotycki-zamek", "cztery-katy"})
@@ -153,6 +154,22 @@ def ace_and_king_of_a_suit_share_a_row(t: Table, m: Move) -> str | None:
     for f in t.game.options["row_partner"].get(m.dst, ()):
         if t.fsuit[f] >= 0 and t.fsuit[f] != C.suit_of(card):
             return f"{t.name(m.dst)} shares its row with {t.name(f)}, a foundation of another suit"
+    return None
+
+
+@rule("zk-19", "zk-22")
+def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> str | None:
+    """(ruling base-timing = on-dealing) Foundation cards are taken out as they come: nothing else is done
+    while a card that can found a foundation lies uncovered (placing bases, and in cztery kąty the
+    replacement from a corner, excepted)."""
+    if m.type == "fill" or (m.type == "move" and m.dst in t.game.options["found_set"] and not t.piles[m.dst]):
+        return None
+    for p in t.game.options["deal"]:
+        if not t.piles[p] or C.rank_of(t.piles[p][-1]) not in (C.ACE, C.KING):
+            continue
+        for f in t.game.foundations:
+            if not t.piles[f] and t.game.allows(t, Move("move", p, f)):
+                return f"{C.code(t.piles[p][-1])} on {t.name(p)} is a foundation card and is placed at once"
     return None
 
 
@@ -294,6 +311,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "unrestricted_when_dealt": readings["after-deal"] == "unrestricted",
         "build_last_pass_only": readings["building-from"] == "last-pass",
         "replace_if_empty_only": readings["replacement"] == "if-empty",
+        "found_set": frozenset(found),
     }
 
     book = RuleBook(layout)
@@ -314,6 +332,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         book.allow("fill", TABLEAU, TABLEAU, [replacement_is_the_top_of_another_corner],
                    after=[the_replacement_is_made])
         book.before_every_move(a_pending_replacement_comes_first, except_types=("fill",))
+    if variants & DEFERRED_BASES and readings["base-timing"] == "on-dealing":
+        book.before_every_move(a_dealt_base_is_placed_at_once, except_types=("fill",))
     book.refuse_others("move", "zk-8")
     book.refuse_others("deal", "zk-10")
     book.refuse_others("redeal", "zk-15")
