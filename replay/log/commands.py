@@ -306,9 +306,10 @@ def deal(
     typer.echo(dumps(log), nl=False)
 
 
-def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int]
+def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int], command: str = "replay deal"
              ) -> tuple[Instance, dict[str, Any]]:
-    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options.
+    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options
+    (``command`` names the command in ``meta.source``).
 
     A bad option ends the command: one line on standard error, exit 2.  Without a seed a random
     one is drawn; either way it is recorded in ``meta.seed``.
@@ -331,7 +332,7 @@ def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[
     if seed is None:
         seed = secrets.randbelow(2**32)
     g = inst.game
-    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
+    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"{command} --seed {seed}", "seed": seed})
 
 
 # --------------------------------------------------------------------------- schema
