@@ -188,3 +188,31 @@ def test_the_written_log_is_never_half_written(tmp_path):
     r = run("play", "exiles", "--seed", "4", "--out", "e.json", stdin="deal\n" * 3, cwd=tmp_path)
     assert r.returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e.json"]
+
+
+FORMS = [("printex-frame", ()), ("printex-frame", ("any-pile-after-third-deal",)), ("printex-frame", ("cztery-katy",)),
+         ("printex-frame", ("--ruling", "frame=square-20")), ("zwarta-kolumna", ()),
+         ("zwarta-kolumna", ("fill-from-any-pile",)), ("zwarta-kolumna", ("chaldejski",)),
+         ("zwarta-kolumna", ("gotycki-zamek",)), ("zwarta-kolumna", ("cztery-katy",)), ("exiles", ()),
+         ("napoleons-square", ())]
+
+
+@pytest.mark.parametrize("game, form", FORMS, ids=lambda x: x if isinstance(x, str) else "+".join(x) or "base")
+def test_every_game_and_variant_can_be_played_from_a_script_of_short_forms(tmp_path, game, form):
+    from replay.games import create
+    from replay.log.play import played_log
+    from replay.play.moves import short_form
+
+    variants = [v for v in form if not v.startswith("--") and "=" not in v]
+    rulings = dict(a.split("=") for a in form if "=" in a)
+    extra = list(form) if form[:1] == ("--ruling",) else [a for v in form for a in ("--variant", v)]
+    # a game played by the seeded greedy player, typed in as the short forms `replay moves` shows
+    steps = played_log(create(game, variants, rulings), seed=11)["moves"][:60]
+    script = "".join(f"{short_form(s)}\n" for s in steps)
+    r = run("play", game, "--seed", "11", *extra, "--out", "g.json", stdin=script, cwd=tmp_path)
+    assert r.returncode == 0 and "refused" not in r.stderr, r.stderr
+    log = json.loads((tmp_path / "g.json").read_text())
+    assert log["moves"] == steps and log["variants"] == variants
+    assert {s["type"] for s in steps} - {"deal", "redeal"}  # cards moved, not only deals
+    v = validate(tmp_path / "g.json")
+    assert v.returncode == 0 and f"{len(steps)} moves" in v.stdout, v.stdout + v.stderr

@@ -345,9 +345,10 @@ def deal(
     typer.echo(f"wrote {out}", err=True)
 
 
-def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int]
+def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int], command: str = "replay deal"
              ) -> tuple[Instance, dict[str, Any]]:
-    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options.
+    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options
+    (``command`` names the command in ``meta.source``).
 
     A bad option ends the command: one line on standard error, exit 2.  Without a seed a random
     one is drawn; either way it is recorded in ``meta.seed``.
@@ -372,7 +373,7 @@ def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[
     elif seed > 2**64 - 1:
         _usage("--seed must be below 2^64: the shuffle's state has 64 bits")
     g = inst.game
-    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"replay deal --seed {seed}", "seed": seed})
+    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"{command} --seed {seed}", "seed": seed})
 
 
 # --------------------------------------------------------------------------- schema

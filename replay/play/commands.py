@@ -12,19 +12,16 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from replay.log.commands import Format
+from replay.log.commands import Format, _usage
 
 if TYPE_CHECKING:
     from replay.play.session import Session
 
 
-def _usage(message: str) -> None:
-    typer.echo(f"replay: {message}", err=True)
-    raise typer.Exit(2)
-
-
 def _form(game: Any) -> str:
-    return game.id + (f" ({'+'.join(sorted(game.variants))})" if game.variants else "")
+    from replay.log.validate import _form as variants
+
+    return game.id + variants(game)
 
 
 # --------------------------------------------------------------------------- moves
@@ -112,8 +109,12 @@ def play(
 
     console = Console(highlight=False, soft_wrap=True)
     interactive = sys.stdin.isatty()
-    refusals = run(session, _reader(interactive), lambda s: _draw(console, s, codes), typer.echo,
-                   lambda line: typer.echo(line, err=True))
+    try:
+        refusals = run(session, _reader(interactive), lambda s: _draw(console, s, codes), typer.echo,
+                       lambda line: typer.echo(line, err=True))
+    except KeyboardInterrupt:  # between two questions: every change is already saved
+        typer.echo("")
+        refusals = 0
     n = len(session.moves)
     typer.echo(f"{dest}: {n} move{'s' if n != 1 else ''}, {session.table.outcome()}; the log is saved")
     if refusals and not interactive:
@@ -140,7 +141,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
     if out is not None and out.is_dir():
         _usage(f"{out} is a directory")
     if new:
-        inst, log = new_game(target, variant, ruling, seed)
+        inst, log = new_game(target, variant, ruling, seed, "replay play")
         assert out is not None
         return log, str(out), out, inst
     o = open_log(target)

@@ -88,18 +88,7 @@ class Session:
 
     def play(self, step: dict[str, Any]) -> list[str]:
         """Append ``step`` if the validator finds the log still valid; else its refusal, as ``validate`` words it."""
-        from replay.log.report import report_lines
-        from replay.log.validate import check_bytes
-
-        trial = dict(self.log, moves=[*self.moves, step])
-        report = check_bytes(dumps(trial).encode("utf-8"), self.name)
-        if not report.ok:
-            report.file = "refused"  # the move is not in the file: no line and column in it to point at
-            for p in report.problems:
-                p.line = p.column = None
-            return report_lines(report)
-        self._commit(trial)
-        return []
+        return self._try(dict(self.log, moves=[*self.moves, step]))
 
     def undo(self) -> bool:
         if not self.moves:
@@ -115,13 +104,21 @@ class Session:
         last = {k: v for k, v in self.moves[-1].items() if k != "comment"}
         if text:
             last["comment"] = text
-        trial = dict(self.log, moves=self.moves[:-1])
-        before = self.log
-        self.log = trial
-        refused = self.play(last)
-        if refused:
-            self.log = before
-        return refused
+        return self._try(dict(self.log, moves=[*self.moves[:-1], last]))
+
+    def _try(self, trial: dict[str, Any]) -> list[str]:
+        """Take ``trial`` as the log if ``replay validate`` would find it valid, else return its refusal."""
+        from replay.log.report import report_lines
+        from replay.log.validate import check_bytes
+
+        report = check_bytes(dumps(trial).encode("utf-8"), self.name)
+        if not report.ok:
+            report.file = "refused"  # the move is not in the file: no line and column in it to point at
+            for p in report.problems:
+                p.line = p.column = None
+            return report_lines(report)
+        self._commit(trial)
+        return []
 
     # ------------------------------------------------------------------ a line typed
 
