@@ -1,12 +1,21 @@
-"""Benchmark of the solver: deals solved per second per game on one core, and the speed-up with two workers.
+"""Benchmark of the solver: how many deals it decides, how fast it searches, and the speed-up of workers.
 
     .venv/bin/python benchmarks/bench_solver.py [--deals 12] [--nodes 2000] [--seed 1]
+    .venv/bin/python benchmarks/bench_solver.py --decide [--deals 20] [--seconds 1] [--forms napoleons]
 
-Each game is played in its base form on seeds SEED … SEED+DEALS-1 with the same node budget
-as the committed results table (so "solved" means: searched to a verdict or to the budget).
-One worker runs in this process; two workers run through the same process pool as
-``replay stats``.  Figures depend on the machine and on what else it is doing: run it on
-an idle machine and read the speed-up, not only the absolute numbers.
+Default mode: each game is played in its base form on seeds SEED … SEED+DEALS-1 with the same
+node budget as the committed results table (so "solved" means: searched to a verdict or to the
+budget).  One worker runs in this process; two workers run through the same pool as ``replay
+stats``.
+
+``--decide``: the measurement of issue #15.  Every form of the results table
+(:func:`replay.solver.table.forms`) and Napoleon's Square under the modern readings is searched
+on DEALS seeds with SECONDS of time each, on one core (this process), and the benchmark prints
+per form the share of deals *decided* (won, or proven unwinnable), won and unwinnable, the
+share decided without search (a static proof at the root), and the positions expanded per
+second.  The goal of the issue is 99% decided at 1 s for every form.
+
+Figures depend on the machine and on what else it is doing: run it on an idle machine.
 """
 
 from __future__ import annotations
@@ -38,16 +47,72 @@ def bench(game: str, seeds: list[int], nodes: int, workers: int) -> tuple[float,
     return wall, sum(r["nodes"] for r in results) / wall, verdicts
 
 
+def decide_forms(only: list[str] | None) -> list[Form]:
+    """Every form of the results table, then Napoleon's Square under the modern readings."""
+    from replay.solver.table import NAPOLEON_MODERN, forms
+
+    out = forms() + [NAPOLEON_MODERN]
+    if only:
+        out = [f for f in out if any(o in f.label for o in only)]
+    return out
+
+
+def decide(form: Form, seeds: list[int], seconds: float) -> dict[str, float]:
+    """Search every deal of ``form`` with ``seconds`` each in this process: the shares and the speed."""
+    from replay.solver.search import UNWINNABLE, WON, Budget, solve
+
+    game = game_of(form)
+    won = lost = static = 0
+    nodes = 0
+    spent = 0.0
+    for s in seeds:
+        r = solve(game, deck=game.deck_from_seed(s), budget=Budget(nodes=None, seconds=seconds))
+        won += r.status == WON
+        lost += r.status == UNWINNABLE
+        static += r.status == UNWINNABLE and r.proof is not None
+        nodes += r.nodes
+        spent += r.seconds
+    n = len(seeds)
+    return {"decided": (won + lost) / n, "won": won / n, "unwinnable": lost / n, "static": static / n,
+            "positions_per_s": nodes / spent if spent else 0.0, "seconds": spent}
+
+
+def main_decide(args: argparse.Namespace) -> None:
+    seeds = list(range(args.seed, args.seed + args.deals))
+    print(f"{args.deals} deals per form (seeds {seeds[0]}–{seeds[-1]}), {args.seconds:g} s each, one core\n")
+    head = (f"{'form':62} {'decided':>8} {'won':>7} {'unwinn.':>8} {'static':>7} {'positions/s':>12} "
+            f"{'time':>7}")
+    print(head)
+    print("-" * len(head))
+    worst = 1.0
+    for form in decide_forms(args.forms):
+        game_of(form)  # built before the clock starts
+        d = decide(form, seeds, args.seconds)
+        worst = min(worst, d["decided"])
+        print(f"{form.label:62} {100 * d['decided']:7.0f}% {100 * d['won']:6.0f}% {100 * d['unwinnable']:7.0f}% "
+              f"{100 * d['static']:6.0f}% {d['positions_per_s']:12.0f} {d['seconds']:6.1f}s", flush=True)
+    print(f"\nleast decided form: {100 * worst:.0f}% (goal of issue #15: 99% at 1 s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=12)
+    ap.add_argument("--deals", type=int, default=None, help="deals per game (12) or per form with --decide (20)")
     ap.add_argument("--nodes", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--decide", action="store_true", help="the measurement of issue #15 (decided within a time)")
+    ap.add_argument("--seconds", type=float, default=1.0, help="time per deal with --decide (default 1)")
+    ap.add_argument("--forms", nargs="*", default=None,
+                    help="with --decide: only the forms whose label contains one of these words")
     args = ap.parse_args()
-    seeds = list(range(args.seed, args.seed + args.deals))
     print(f"replay solver benchmark — code {code_version()}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "")
+    if args.decide:
+        args.deals = args.deals or 20
+        main_decide(args)
+        return
+    args.deals = args.deals or 12
+    seeds = list(range(args.seed, args.seed + args.deals))
     print(f"{args.deals} deals per game (seeds {seeds[0]}–{seeds[-1]}), {args.nodes} nodes per deal\n")
     head = f"{'game':18} {'deals/s, 1 core':>16} {'nodes/s':>9} {'deals/s, 2 workers':>19} {'speed-up':>9}  verdicts"
     print(head)

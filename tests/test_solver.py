@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -133,9 +134,12 @@ def test_unwinnable_with_reductions_agrees_with_the_plain_search_on_napoleons_sq
                    foundations={"f1": suit["S"][:12], "f2": suit["S"][:11], "f3": suit["H"][:11],
                                 "f4": suit["H"][:11], "f5": suit["D"], "f6": suit["D"], "f7": suit["C"],
                                 "f8": suit["C"]}, stock=[])
-    r = solve(ns, t, budget=Budget(nodes=10_000))
     seen, won = _plain_reachable(ns, t)
-    assert r.status == UNWINNABLE and r.stopped_by is None and not won
+    assert not won
+    proved = solve(ns, t, budget=Budget(nodes=10_000))  # the proof of loss sees it without search
+    assert proved.status == UNWINNABLE and proved.nodes == 0 and "QH" in proved.proof
+    r = solve(ns, t, budget=Budget(nodes=10_000), profile=replace(profile_for(ns), dead_ends=()))
+    assert r.status == UNWINNABLE and r.stopped_by is None
     assert 1 < r.positions < len(seen)  # the symmetric foundations and packets merge positions
 
 

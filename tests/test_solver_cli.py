@@ -122,6 +122,23 @@ def test_stats_in_parallel_gives_the_same_results_as_one_worker():
     assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in two]
 
 
+def test_stats_on_a_dask_scheduler_gives_the_same_results_as_one_worker(tmp_path):
+    """A two-worker dask cluster (threads, to keep it cheap) reached by its address, as --scheduler is."""
+    from dask.distributed import LocalCluster
+
+    plain, spread = tmp_path / "one.json", tmp_path / "dask.json"
+    args = ["stats", "exiles", "--deals", "5", "--seed", "7", "--nodes", "300", "--no-greedy"]
+    assert run(*args, "--workers", "1", "--json", str(plain)).exit_code == 0
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        assert len(cluster.workers) == 2
+        r = run(*args, "--scheduler", cluster.scheduler_address, "--json", str(spread))
+    assert r.exit_code == 0, r.output
+    a, b = json.loads(plain.read_text()), json.loads(spread.read_text())
+    assert a["solver"]["results"] == b["solver"]["results"] and len(a["solver"]["results"]) == 5
+    assert a["solver"]["mean_nodes"] == b["solver"]["mean_nodes"]
+    assert "--scheduler" in b["command"]
+
+
 def test_the_table_and_its_page(tmp_path, monkeypatch):
     from replay.solver.stats import Form
 

@@ -260,3 +260,159 @@ SEARCH = {
     "rounds_matter_up_to": 1,
     "safe_move": a_card_nothing_can_marry_onto_is_safe_to_play,
 }
+
+
+# ----------------------------------------------------------------------------- for the solver: a proof of loss
+
+
+def _instances(t: Table) -> tuple[list[tuple[int, int, int]], int]:
+    """Every card not on a foundation as ``(card, place, height)``: place is the packet's index, or -1 for
+    the talon, or -2 for the pack; height counts from the bottom of the packet or talon (the pack: 0).
+    Also the number of packets that are empty now."""
+    g = t.game
+    out: list[tuple[int, int, int]] = []
+    spaces = 0
+    for p in g.options["packets"]:
+        pile = t.piles[p]
+        if not pile:
+            spaces += 1
+        out.extend((card, p, h) for h, card in enumerate(pile))
+    out.extend((card, -1, h) for h, card in enumerate(t.piles[g.options["talon"]]))
+    out.extend((card, -2, 0) for card in t.piles[g.stock])
+    return out, spaces
+
+
+def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
+    """Lost when some card can never reach a foundation, even in a game freed of all timing.
+
+    Soundness.  The proof computes the least solution of rules that every game played from here
+    obeys; a card the solution leaves out cannot go home in any game, and the game is lost (every
+    card must go home).  Each card *instance* (a card at its place now) gets four facts:
+
+    * ``exposed``: it is ever the top card of its place.  A card of the pack is, when it is turned
+      (or taken into a space); a card of a packet or of the talon is exposed for the first time only
+      after every card now above it there has *left* (cards leave a pile only from the top, and
+      nothing beneath a card can move while it lies there).
+    * ``home``: it goes to a foundation.  It must be exposed, and (unless an ace) a copy of the card
+      one below in suit, another instance, must have gone home before (or lie on a foundation now).
+    * ``on_square``: it is ever a top card of the square, where another may be married onto it.  A
+      packet card: when exposed.  A talon or pack card: it must be exposed and enter the square,
+      into a space (a space must ever exist) or, from the talon under ``talon-to-square=allowed``, by
+      marriage onto a card on the square.
+    * ``leaves``: it leaves its place.  Home; or married onto another instance on the square (the card
+      one above it, in suit under ``marriage-suit=in-suit``), not one beneath it in its own packet; or
+      into a space when the rules let it (talon and pack cards always, square cards under
+      ``space-fill=any-card``); or, under ``sequence-moves=whole-sequence``, carried away on a married
+      run led by a card beneath it (the run's leader is then married or put in a space).
+    * A space ever exists when a packet is empty now, or when every card of some packet leaves.
+
+    Every fact true in a real game is derived by these rules from facts that were true before it, so
+    the least solution (computed by iterating from "nothing" until nothing changes) contains every
+    real fact: the rules only ever *drop* conditions of the real game (timing, the single talon, the
+    space being free when wanted), which can only add facts and so only make the proof weaker, never
+    wrong.  Before the deal, the position after the deal (the only legal move) is examined.
+    """
+    g = t.game
+    if t.rounds == 0:
+        t = t.copy()
+        deal_twelve_packets_of_four(t, Move("deal"))
+    o = g.options
+    marries, in_suit = o["marries"], o["in_suit"]
+    sequences, space_any, talon_marries = o["sequences"], o["space_any"], o["talon_marries"]
+    inst, spaces_now = _instances(t)
+    n = len(inst)
+    if n == 0:
+        return None
+    by_card: dict[int, list[int]] = {}
+    for i, (card, _, _) in enumerate(inst):
+        by_card.setdefault(card, []).append(i)
+    above: list[list[int]] = []  # instances now above i in its place
+    below: list[list[int]] = []  # instances now beneath i in its packet, nearest first
+    start = 0
+    for i, (card, place, h) in enumerate(inst):
+        if i and (place != inst[i - 1][1] or place == -2):
+            start = i
+        end = i
+        while end + 1 < n and inst[end + 1][1] == place and place != -2:
+            end += 1
+        above.append(list(range(i + 1, end + 1)))
+        below.append(list(range(i - 1, start - 1, -1)) if place >= 0 else [])
+    # foundation tops: (suit, rank) of each foundation that holds cards
+    tops = [(C.suit_of(t.piles[f][-1]), C.rank_of(t.piles[f][-1])) for f in g.foundations if t.piles[f]]
+
+    def onto(i: int) -> list[int]:
+        """The instances ``i`` may be married onto: the card one above it (in suit if marriages are)."""
+        card = inst[i][0]
+        r = C.rank_of(card)
+        if r == C.KING:
+            return []
+        suits = (C.suit_of(card),) if in_suit else range(4)
+        return [j for s in suits for j in by_card.get(C.make(r + 1, s), ()) if j != i]
+
+    targets = [onto(i) for i in range(n)]
+    preds = [by_card.get(card - 4, []) if card >= 4 else [] for card, _, _ in inst]
+    pred_on_foundation = [C.rank_of(card) == 0 or (C.suit_of(card), C.rank_of(card) - 1) in tops
+                          for card, _, _ in inst]
+    packets_of: dict[int, list[int]] = {}
+    for i, (_, place, _) in enumerate(inst):
+        if place >= 0:
+            packets_of.setdefault(place, []).append(i)
+
+    exposed = [False] * n
+    home = [False] * n
+    on_square = [False] * n
+    leaves = [False] * n
+    space = spaces_now > 0
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            card, place, _ = inst[i]
+            if not exposed[i] and all(leaves[j] for j in above[i]):
+                exposed[i] = changed = True
+            if not exposed[i]:
+                if sequences and place >= 0 and not leaves[i] and _carried_on_a_run(
+                        i, inst, below, marries, targets, on_square, space and space_any):
+                    leaves[i] = changed = True
+                continue
+            if not home[i] and (pred_on_foundation[i] or any(home[j] for j in preds[i] if j != i)):
+                home[i] = changed = True
+            if not on_square[i] and (place >= 0 or space or (
+                    place == -1 and talon_marries and any(on_square[j] for j in targets[i]))):
+                on_square[i] = changed = True
+            if not leaves[i]:
+                mine = set(below[i])
+                if (home[i] or (place < 0 and space) or (place >= 0 and space and space_any)
+                        or (place >= 0 or talon_marries) and place != -2
+                        and any(on_square[j] and j not in mine for j in targets[i])
+                        or sequences and place >= 0 and _carried_on_a_run(
+                            i, inst, below, marries, targets, on_square, space and space_any)):
+                    leaves[i] = changed = True
+        if not space and any(all(leaves[j] for j in members) for members in packets_of.values()):
+            space = changed = True
+    for i, (card, place, _) in enumerate(inst):
+        if not home[i]:
+            where = {-1: "the talon", -2: "the pack"}.get(place) or t.name(place)
+            return f"{C.code(card)} in {where} can never reach a foundation"
+    return None
+
+
+def _carried_on_a_run(i: int, inst: list[tuple[int, int, int]], below: list[list[int]], marries: Any,
+                      targets: list[list[int]], on_square: list[bool], space_any: bool) -> bool:
+    """Whether a married run led by a card beneath ``i`` in its packet may carry ``i`` away (see
+    :func:`a_card_that_can_never_come_home_loses`): every card from the leader up to ``i`` married on the
+    one beneath, and the leader married onto a card on the square outside the packet, or into a space."""
+    upper = i
+    for h in below[i]:
+        if not marries(inst[h][0], inst[upper][0]):
+            return False
+        if space_any or any(on_square[j] and inst[j][1] != inst[i][1] for j in targets[h]):
+            return True
+        upper = h
+    return False
+
+
+SEARCH["dead_ends"] = (a_card_that_can_never_come_home_loses,)
+#: asked at the root only: at every position it cost five times the search's speed (about 3 ms a
+#: position) and pruned one position in ten, deciding no more deals at 1 s (benchmarks/README.md)
+SEARCH["dead_ends_at_nodes"] = False

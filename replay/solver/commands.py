@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from replay.engine.game import Game, Table
+    from replay.solver.search import Budget, Result
 
 
 class Format(str, Enum):
@@ -48,6 +52,40 @@ def _command(*parts: object, **options: object) -> str:
     return " ".join(words)
 
 
+def _solve_interruptibly(game: Game, table: Table, budget: Budget) -> Result:
+    """``solve`` with its progress on stderr (when a terminal) and Ctrl-C ending it with its best so far."""
+    import signal
+    import sys
+
+    from replay.engine import cards as C
+    from replay.solver.search import solve
+
+    asked = []
+
+    def stop(signum: int, frame: object) -> None:
+        asked.append(signum)
+
+    def show(nodes: int, best: int, seconds: float) -> None:
+        sys.stderr.write(f"\rsearching: {nodes:,} positions, at best {best}/{C.DECK_SIZE} cards home, "
+                         f"{seconds:.0f} s (Ctrl-C stops) ")
+        sys.stderr.flush()
+
+    terminal = sys.stderr.isatty()
+    try:
+        before = signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread: no handler, Ctrl-C behaves as usual
+        before = None
+    try:
+        return solve(game, table, budget=budget, progress=show if terminal else None,
+                     should_stop=lambda: bool(asked))
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+        if terminal:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
 def register(app: typer.Typer) -> None:
     """Add ``solve`` and ``stats`` to ``app``."""
 
@@ -75,10 +113,12 @@ def register(app: typer.Typer) -> None:
         """Search for a winning line and write it as a complete log.
 
         The verdict goes to standard error: won (the log is written), unwinnable (the search was
-        exhaustive) or unknown (a budget ran out).
+        exhaustive, or a proof of loss settled it) or unknown (a budget ran out).  On a terminal the
+        search shows its progress on standard error (positions, most cards home, time); Ctrl-C ends
+        it with what it found so far (unknown, "interrupted").
 
-        Exit codes: 0 won; 3 unwinnable; 4 unknown (a budget ran out); 1 the log is rejected;
-        2 usage or I/O error (an unknown game, variant or ruling too).
+        Exit codes: 0 won; 3 unwinnable; 4 unknown (a budget ran out); 130 interrupted; 1 the log
+        is rejected; 2 usage or I/O error (an unknown game, variant or ruling too).
         """
         from replay.engine.errors import BadCombination, ReplayError, UnknownName
         from replay.solver import logs as L
@@ -131,11 +171,20 @@ def register(app: typer.Typer) -> None:
         except ReplayError as e:
             _fail(e.one_line(), 1)
         budget = Budget(nodes=nodes or None, seconds=seconds)
-        r = solve(g, table, budget=budget)
+        r = _solve_interruptibly(g, table, budget)
         facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s; budget {budget.describe()}"
         if r.status != WON:
-            why = "the search was exhaustive" if r.status != "unknown" else f"the {r.stopped_by} budget ran out"
+            if r.proof:
+                why = f"proved without search: {r.proof}"
+            elif r.status != "unknown":
+                why = "the search was exhaustive"
+            elif r.stopped_by == "interrupted":
+                why = f"interrupted; at best {r.best_home} cards home"
+            else:
+                why = f"the {r.stopped_by} budget ran out"
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
+            if r.stopped_by == "interrupted":
+                raise typer.Exit(130)
             raise typer.Exit(EXIT_UNKNOWN if r.status == "unknown" else EXIT_UNWINNABLE)
         solver_facts = {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}
         if log is not None and isinstance(loaded.data.get("meta"), dict):
@@ -168,7 +217,10 @@ def register(app: typer.Typer) -> None:
         ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
         seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--jobs", "-j", "--workers", metavar="N",
-                                              help="Processes (default: every core)."),
+                                              help="Worker processes of the local cluster (default: every core)."),
+        scheduler: Optional[str] = typer.Option(
+            None, "--scheduler", metavar="ADDRESS",
+            help="Run on this dask.distributed scheduler (e.g. tcp://host:8786) instead of a local cluster."),
         nodes: Optional[int] = typer.Option(2000, "--nodes", metavar="N",
                                             help="Solver budget per deal: positions (0: none)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
@@ -276,9 +328,10 @@ def register(app: typer.Typer) -> None:
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
                                    command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
                                                     nodes=nodes or None, seconds=seconds, workers=workers,
-                                                    no_greedy=no_greedy, only=list(only), merge_into=merge_into,
+                                                    scheduler=scheduler, no_greedy=no_greedy, only=list(only),
+                                                    merge_into=merge_into,
                                                     out=out),
-                                   progress=True, games=list(only) or None)
+                                   progress=True, games=list(only) or None, scheduler=scheduler)
             except ReplayError as e:
                 _fail(e.one_line(), 1)
             if full is not None:
@@ -311,7 +364,8 @@ def register(app: typer.Typer) -> None:
 
         t0 = time.perf_counter()
         with progress_bar(len(jobs), form.label) as advance:
-            results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance)
+            results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
+                            scheduler=scheduler)
         summary = S.summarize(results)
         import datetime as dt
         import os
@@ -321,7 +375,7 @@ def register(app: typer.Typer) -> None:
         summary.update(format="replay-stats-row/1", label=form.label, form=form.as_dict(),
                        command=_command(game, variant=list(variant), ruling=list(ruling), deals=deals, seed=seed,
                                         nodes=nodes or None, seconds=seconds, workers=workers,
-                                        no_greedy=no_greedy, out=json_out),
+                                        scheduler=scheduler, no_greedy=no_greedy, out=json_out),
                        version=code_version(), commit=commit(),
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),

@@ -21,10 +21,18 @@ with :meth:`~replay.engine.game.Table.push`.  What it adds is search:
   only the first is tried.
 * **Safe moves** (sound, per game, a game's ``SEARCH['safe_move']``, e.g. Napoleon's Square's): a move that
   provably loses nothing is made as the only child of its position.
+* **Proofs of loss without search** (sound, per game, a game's ``SEARCH['dead_ends']``): small tests
+  that see a position cannot be won (a card that can never reach a foundation).  Asked at the root
+  (an answer there is ``unwinnable`` with the proof's reason in :attr:`Result.proof`) and at every
+  position the search enters (a lost position is not expanded: pruning it loses no win).
+* **Twin cards.**  A card is an integer (``rank * 4 + suit``) and the two copies of a card are the
+  same integer, so positions that differ only by swapping twins have one key, and of two moves of
+  twin cards to the same target the second leads to a position already seen and is not searched.
 
 The result is ``won`` (with the line), ``unwinnable`` (the search ran to the end:
 no budget ran out, and nothing but the sound reductions above was pruned) or
-``unknown`` (a budget of nodes or seconds ran out).  With a node budget the answer
+``unknown`` (a budget of nodes or seconds ran out, or ``should_stop`` asked the search to end:
+``stopped_by`` says which).  With a node budget the answer
 is deterministic; a time budget makes it depend on the machine.
 """
 
@@ -73,11 +81,14 @@ class Result:
     positions: int = 0  #: distinct positions recorded
     reductions: tuple[str, ...] = ()  #: the sound reductions this game's search used
     best_home: int = 0  #: the most cards on the foundations in any position the search reached
+    proof: str | None = None  #: unwinnable without search: the reason a static proof of loss gave at the root
+    pruned: int = 0  #: positions the search entered and found lost by a static proof (not expanded)
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by,
-                "reductions": list(self.reductions), "best_home": self.best_home}
+                "reductions": list(self.reductions), "best_home": self.best_home, "proof": self.proof,
+                "pruned": self.pruned}
 
 
 # ----------------------------------------------------------------------------- per-game knowledge
@@ -91,7 +102,10 @@ class Profile:
     be the source or the target of the same moves; none has a position that matters).
     ``same_foundations``: groups of foundations the rules treat alike.  ``rounds_cap``: the
     round counter matters to the rules only up to this value (None: all of it).  ``safe``:
-    a test that a legal move loses nothing and may be made at once.
+    a test that a legal move loses nothing and may be made at once.  ``dead_ends``: tests that
+    a position cannot be won, each ``(table) -> reason | None`` (a reason: provably lost), asked
+    at the root and (unless ``dead_ends_at_nodes`` is false: when they cost more search than they
+    save) at every position the search enters.
     """
 
     same_tableau: tuple[int, ...] = ()
@@ -99,6 +113,16 @@ class Profile:
     rounds_cap: int | None = None
     safe: Callable[[Table, Move], bool] | None = None
     notes: tuple[str, ...] = ()
+    dead_ends: tuple[Callable[[Table], str | None], ...] = ()
+    dead_ends_at_nodes: bool = True
+
+    def lost(self, t: Table) -> str | None:
+        """The reason the first of the game's proofs of loss gives for ``t`` (None: none proves it lost)."""
+        for proof in self.dead_ends:
+            why = proof(t)
+            if why:
+                return why
+        return None
 
 
 def profile_for(game: Game) -> Profile:
@@ -107,15 +131,18 @@ def profile_for(game: Game) -> Profile:
     A game module may declare ``SEARCH``, a dict of what its rules make sound (the solver
     itself names no game): ``interchangeable_tableau`` (bool: the tableau piles have no
     position the rules look at), ``interchangeable_foundations`` (``"all"``, or ``"by-base"``:
-    those founded on the same rank), ``rounds_matter_up_to`` (int) and ``safe_move`` (a
-    function ``(table, move) -> bool`` whose docstring gives the proof).  No ``SEARCH``: no
-    reductions.
+    those founded on the same rank), ``rounds_matter_up_to`` (int), ``safe_move`` (a
+    function ``(table, move) -> bool`` whose docstring gives the proof) and ``dead_ends`` (a
+    sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
+    when the position cannot be won; its docstring argues why it is sound) with
+    ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root).
+    No ``SEARCH``: no reductions.
     """
     from replay.games.catalog import module
 
     hints = getattr(module(game.id), "SEARCH", None) or {}
     unknown = set(hints) - {"interchangeable_tableau", "interchangeable_foundations", "rounds_matter_up_to",
-                            "safe_move"}
+                            "safe_move", "dead_ends", "dead_ends_at_nodes"}
     if unknown:
         raise ValueError(f"{game.id}: unknown SEARCH hints {sorted(unknown)}")
     notes = []
@@ -139,8 +166,12 @@ def profile_for(game: Game) -> Profile:
     safe = hints.get("safe_move")
     if safe is not None:
         notes.append(f"safe moves ({safe.__name__})")
+    dead_ends = tuple(hints.get("dead_ends", ()))
+    for proof in dead_ends:
+        notes.append(f"proof of loss ({proof.__name__})")
     return Profile(same_tableau=same_tableau, same_foundations=same_foundations,
-                   rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes))
+                   rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes), dead_ends=dead_ends,
+                   dead_ends_at_nodes=bool(hints.get("dead_ends_at_nodes", True)))
 
 
 # ----------------------------------------------------------------------------- keys
@@ -273,9 +304,23 @@ class _Frame:
     next: int = 0
 
 
+#: how often (in positions expanded) ``solve`` looks at the clock, ``should_stop`` and ``progress``
+CHECK_EVERY = 64
+#: the least time between two calls of ``progress`` (seconds)
+PROGRESS_EVERY = 0.5
+
+Progress = Callable[[int, int, float], None]
+
+
 def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = None,
-          budget: Budget = Budget(), profile: Profile | None = None) -> Result:
-    """Search for a winning line from ``table`` (or a fresh table of ``deck``); the table is not changed."""
+          budget: Budget = Budget(), profile: Profile | None = None, progress: Progress | None = None,
+          should_stop: Callable[[], bool] | None = None) -> Result:
+    """Search for a winning line from ``table`` (or a fresh table of ``deck``); the table is not changed.
+
+    ``progress(nodes, best_home, seconds)`` is called about every :data:`PROGRESS_EVERY` seconds while
+    the search runs; when ``should_stop()`` turns true the search ends with what it has (``unknown``,
+    ``stopped_by="interrupted"``).  Both are looked at every :data:`CHECK_EVERY` positions.
+    """
     if table is None:
         if deck is None:
             raise ValueError("solve() needs a table or a deck")
@@ -286,12 +331,21 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     root = table.copy()
     if root.is_won():
         return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes, best_home=root.cards_home())
+    if profile.dead_ends:
+        why = profile.lost(root)
+        if why:
+            return Result(UNWINNABLE, [], 0, time.perf_counter() - start, positions=1, reductions=profile.notes,
+                          best_home=root.cards_home(), proof=why)
+    lost = profile.lost if profile.dead_ends and profile.dead_ends_at_nodes else None
     seen = {key(root)}
     max_nodes = budget.nodes
     deadline = start + budget.seconds if budget.seconds is not None else None
+    timed = deadline is not None or progress is not None or should_stop is not None
+    next_report = start + PROGRESS_EVERY
     stack = [_Frame(root, ordered_moves(game, root, profile))]
     line: list[Move] = []
     nodes = 1
+    pruned = 0
     stopped = None
     cards_home = game.cards_home
     best = cards_home(root)
@@ -314,18 +368,30 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         if home == C.DECK_SIZE:  # Game.is_won, without counting again
             line.append(m)
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
-                          reductions=profile.notes, best_home=best)
+                          reductions=profile.notes, best_home=best, pruned=pruned)
+        if lost is not None and lost(child):
+            pruned += 1
+            continue
         if max_nodes is not None and nodes >= max_nodes:
             stopped = "nodes"
             break
-        if deadline is not None and (nodes & 63) == 0 and time.perf_counter() > deadline:
-            stopped = "seconds"
-            break
+        if timed and (nodes % CHECK_EVERY) == 0:
+            now = time.perf_counter()
+            if deadline is not None and now > deadline:
+                stopped = "seconds"
+                break
+            if should_stop is not None and should_stop():
+                stopped = "interrupted"
+                break
+            if progress is not None and now >= next_report:
+                progress(nodes, best, now - start)
+                next_report = now + PROGRESS_EVERY
         nodes += 1
         stack.append(_Frame(child, ordered_moves(game, child, profile)))
         line.append(m)
     status = UNKNOWN if stopped else UNWINNABLE
-    return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best)
+    return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
+                  pruned=pruned)
 
 
 def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
@@ -337,4 +403,4 @@ def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
 
 
 __all__ = ["Budget", "Result", "Profile", "solve", "profile_for", "position_key", "ordered_moves",
-           "replay_line", "WON", "UNWINNABLE", "UNKNOWN", "STATUSES", "DEFAULT_NODES"]
+           "replay_line", "WON", "UNWINNABLE", "UNKNOWN", "STATUSES", "DEFAULT_NODES", "Progress"]

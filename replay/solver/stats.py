@@ -1,5 +1,10 @@
 """Win rates: run the solver and the greedy player over seeded deals, in parallel, with 95% intervals.
 
+Parallel runs go through dask.distributed: a local cluster of worker processes by default, or
+the cluster whose scheduler address is given.  Every deal is played by the same function
+whatever runs it, and results come back in job order, so a node budget gives the same results
+whatever the backend and however many workers.
+
 Deals are ``game.deck_from_seed(seed)`` for ``seed = S, S+1, …``.  Rates carry Wilson score
 intervals; the difference a ruling makes is measured on the same seeds as the default
 (paired) with Newcombe's hybrid score interval for paired proportions (his method 10).
@@ -7,10 +12,10 @@ intervals; the difference a ruling makes is measured on the same seeds as the de
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
@@ -126,8 +131,13 @@ def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool])
 
 def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | None, workers: int | None = None,
         greedy: bool = True, progress: Callable[[int], None] | None = None,
-        chunk: int = 4) -> list[dict[str, Any]]:
-    """Play every (form, seed) job; results in job order.  ``workers`` processes (default: all cores)."""
+        chunk: int = 4, scheduler: str | None = None) -> list[dict[str, Any]]:
+    """Play every (form, seed) job; results in job order.
+
+    ``scheduler``: the address of a dask.distributed scheduler to run the jobs on (its workers need
+    this package installed).  Otherwise ``workers`` processes (default: all cores) of a local dask
+    cluster; one worker runs the jobs in this process.  Jobs go out in batches of ``chunk`` deals.
+    """
     workers = workers or os.cpu_count() or 1
     batches: list[tuple[Form, list[int]]] = []
     for form, seed in jobs:
@@ -135,20 +145,41 @@ def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | No
             batches[-1][1].append(seed)
         else:
             batches.append((form, [seed]))
-    out: list[dict[str, Any]] = []
-    if workers <= 1:
-        for form, seeds in batches:
-            out.extend(_play_many((form, seeds, nodes, seconds, greedy)))
+    args = [(f, s, nodes, seconds, greedy) for f, s in batches]
+    if workers <= 1 and scheduler is None:
+        out: list[dict[str, Any]] = []
+        for a in args:
+            out.extend(_play_many(a))
             if progress:
-                progress(len(seeds))
+                progress(len(a[1]))
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for (form, seeds), res in zip(batches, pool.map(_play_many, [(f, s, nodes, seconds, greedy)
-                                                                       for f, s in batches])):
-            out.extend(res)
+    return _run_on_dask(args, workers, scheduler, progress)
+
+
+def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool]], workers: int,
+                 scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
+    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order."""
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    if scheduler is not None:
+        client = Client(scheduler)
+        cluster = None
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    try:
+        futures = client.map(_play_many, args, pure=False)
+        size = {f.key: len(a[1]) for f, a in zip(futures, args)}
+        for done in as_completed(futures):
             if progress:
-                progress(len(seeds))
-    return out
+                progress(size[done.key])
+        results = client.gather(futures)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return [r for batch in results for r in batch]
 
 
 # ----------------------------------------------------------------------------- summaries

@@ -1,6 +1,7 @@
 """The results table: every game and variant, every ruling reading; its data file and its Markdown page.
 
-``replay stats --table --out data/stats/results.json`` runs it (all cores); ``replay stats --page
+``replay stats --table --out data/stats/results.json`` runs it (all cores of a local dask cluster, or
+a dask.distributed cluster with ``--scheduler ADDRESS``); ``replay stats --page
 data/stats/results.json --out docs/stats.md`` writes the page from the data alone.
 """
 
@@ -139,10 +140,11 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
 
 def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, seconds: float | None,
               workers: int | None, greedy: bool = True, command: str = "", progress: bool = True,
-              games: list[str] | None = None) -> dict[str, Any]:
+              games: list[str] | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired).
 
     ``games``: only the rows of these games (to be merged into a full table with :func:`merge`).
+    ``scheduler``: run on this dask.distributed scheduler (default: a local cluster of ``workers``).
     """
     from replay.solver.version import code_version, commit
 
@@ -163,7 +165,7 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     ctx = progress_bar(len(jobs), "stats table") if progress else contextlib.nullcontext(None)
     with ctx as advance:
-        results = run(jobs, nodes, seconds, workers, greedy=greedy, progress=advance)
+        results = run(jobs, nodes, seconds, workers, greedy=greedy, progress=advance, scheduler=scheduler)
     wall = time.perf_counter() - t0
     by_form: dict[Form, list[dict[str, Any]]] = {}
     for (f, _), r in zip(jobs, results):
