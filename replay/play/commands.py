@@ -70,7 +70,7 @@ def moves(
 def play(
     target: str = typer.Argument(..., metavar="LOG|GAME",
                                  help="A log to continue (it is updated), or a game ID to start a new game."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0,
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="N",
                                        help="A new game: seed of the shuffle (default: a random one)."),
     variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
     ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
