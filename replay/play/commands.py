@@ -129,7 +129,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
 
     if target == "-":
         _usage("replay play reads the moves from standard input; give the log as a file")
-    new = not Path(target).exists() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
+    new = not Path(target).is_file() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
     if not new and not Path(target).exists():
         _usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
     if not new and (seed is not None or variant or ruling):
