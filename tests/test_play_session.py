@@ -218,3 +218,16 @@ def test_every_game_and_variant_can_be_played_from_a_script_of_short_forms(tmp_p
     assert {s["type"] for s in steps} - {"deal", "redeal"}  # cards moved, not only deals
     v = validate(tmp_path / "g.json")
     assert v.returncode == 0 and f"{len(steps)} moves" in v.stdout, v.stdout + v.stderr
+
+
+def test_ctrl_c_at_the_prompt_ends_the_session_with_the_log_saved(tmp_path):
+    child = spawn("play", "exiles", "--seed", "2", "--out", "c.json", cwd=tmp_path)
+    screen(child)
+    child.sendline("deal")
+    screen(child)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "c.json: 1 move, unfinished; the log is saved" in child.before
+    assert "Traceback" not in child.before
+    assert json.loads((tmp_path / "c.json").read_text())["moves"] == [{"type": "deal"}]
