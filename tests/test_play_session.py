@@ -164,6 +164,7 @@ def test_bad_input_is_one_line_without_a_traceback(tmp_path):
         (("play", str(ROOT / "examples" / "broken" / "zk-illegal-zk-8.json"), "--out", "y.json"), 1, "breaks zk-8"),
         (("play", str(ROOT / "examples" / "games" / "exiles" / "base" / "won-2.json"), "--seed", "2"), 2,
          "give a game ID, not a log"),
+        (("play", "."), 2, "cannot read"),
     ]
     for args, code, says in cases:
         r = run(*args, stdin="", cwd=tmp_path)
@@ -173,6 +174,7 @@ def test_bad_input_is_one_line_without_a_traceback(tmp_path):
             assert len(r.stderr.splitlines()) == 1, r.stderr
     assert (tmp_path / "taken.json").read_text() == "keep me"
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
+    (tmp_path / "exiles").mkdir()  # a directory named like a game does not hide the game
     r = run("play", "exiles", "--seed", "1", "--out", "taken.json", "--force", stdin="quit\n", cwd=tmp_path)
     assert r.returncode == 0 and json.loads((tmp_path / "taken.json").read_text())["game"] == "exiles"
 
@@ -216,3 +218,16 @@ def test_every_game_and_variant_can_be_played_from_a_script_of_short_forms(tmp_p
     assert {s["type"] for s in steps} - {"deal", "redeal"}  # cards moved, not only deals
     v = validate(tmp_path / "g.json")
     assert v.returncode == 0 and f"{len(steps)} moves" in v.stdout, v.stdout + v.stderr
+
+
+def test_ctrl_c_at_the_prompt_ends_the_session_with_the_log_saved(tmp_path):
+    child = spawn("play", "exiles", "--seed", "2", "--out", "c.json", cwd=tmp_path)
+    screen(child)
+    child.sendline("deal")
+    screen(child)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "c.json: 1 move, unfinished; the log is saved" in child.before
+    assert "Traceback" not in child.before
+    assert json.loads((tmp_path / "c.json").read_text())["moves"] == [{"type": "deal"}]

@@ -70,7 +70,7 @@ def moves(
 def play(
     target: str = typer.Argument(..., metavar="LOG|GAME",
                                  help="A log to continue (it is updated), or a game ID to start a new game."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0,
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="N",
                                        help="A new game: seed of the shuffle (default: a random one)."),
     variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
     ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
@@ -91,14 +91,14 @@ def play(
     or (input not from a terminal) a line was refused; 2 usage or I/O error.
     """
     from replay.log.play import dumps
-    from replay.play.save import write_atomically
+    from replay.fsio import atomic_write
     from replay.play.session import Session, run
 
     log, name, dest, inst = _start(target, seed, variant, ruling, out, force)
 
     def save(written: dict[str, Any]) -> None:
         try:
-            write_atomically(dest, dumps(written))
+            atomic_write(dest, dumps(written).encode("utf-8"))
         except OSError as e:
             _usage(f"cannot write {dest}: {e.strerror or e}")
 
@@ -129,7 +129,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
 
     if target == "-":
         _usage("replay play reads the moves from standard input; give the log as a file")
-    new = not Path(target).exists() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
+    new = not Path(target).is_file() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
     if not new and not Path(target).exists():
         _usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
     if not new and (seed is not None or variant or ruling):
