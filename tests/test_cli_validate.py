@@ -387,3 +387,20 @@ def test_a_wrong_card_name_is_reported_before_the_illegality_it_hides(tmp_path):
     for line in r.output.splitlines()[1:]:
         if "illegal at move" in line:
             assert f"the move names {wrong}" in line, line
+
+
+def test_the_streamed_json_report_is_the_document_byte_for_byte(tmp_path):
+    from replay.log.report import JsonStream, json_document
+    from replay.log.validate import check_bytes
+
+    reports = [check_bytes(game_text().encode(), "a.json"), check_bytes(b"{", "b.json"),
+               check_bytes(edit(lambda d: d["moves"].insert(1, {"type": "redeal"})).encode(), "c.json", lenient=True)]
+    out: list[str] = []
+    stream = JsonStream(out.append)
+    for r in reports:
+        stream.add(r)
+    assert stream.close() == 1
+    assert "".join(out) == json_document(reports) + "\n"
+    out.clear()
+    JsonStream(out.append).close()
+    assert "".join(out) == json_document([]) + "\n"

@@ -134,16 +134,18 @@ def _progress(n: int):
 
 
 def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format) -> int:
-    import json
-
     from replay.log.models import MAX_BYTES
     from replay.log.names import shown
     from replay.log.readings import analyse, analysis_lines
     from replay.log.report import report_lines
     from replay.log.runner import STDIN, read_stdin
 
+    from replay.log.report import JsonStream
+
     code = 2 if errors else 0
-    results = []
+    # --format json: each log's analysis is written as soon as it is made (memory stays flat)
+    stream = JsonStream(lambda text: typer.echo(text, nl=False), "replay-readings/1") if fmt is Format.json \
+        else None
     if fmt is Format.text:
         for r in errors:
             for line in report_lines(r):
@@ -164,7 +166,8 @@ def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format
                 code = 2
                 continue
             a = analyse(data, shown(f), until)
-        results.append(a)
+        if stream is not None:
+            stream.add_json(a.to_json())
         code = max(code, a.exit_code)
         if until is not None and a.trials and until > a.trials[0].report.moves:
             typer.echo(f"replay: warning: {a.file} has {a.trials[0].report.moves} moves; --until {until} is past "
@@ -172,10 +175,8 @@ def _all_readings(files: list[str], errors: list, until: int | None, fmt: Format
         if fmt is Format.text:
             for line in analysis_lines(a):
                 typer.echo(line)
-    if fmt is Format.json:
-        doc = {"format": "replay-readings/1", "logs": [a.to_json() for a in results],
-               "errors": [r.to_json() for r in errors], "exit_code": code}
-        typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    if stream is not None:
+        stream.close({"errors": [r.to_json() for r in errors], "exit_code": code}, tally=False)
     return code
 
 

@@ -203,19 +203,25 @@ class JsonStream:
     many logs there are; each log's object is written whole as soon as its verdict is known.
     """
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], format: str = REPORT_FORMAT) -> None:
         self.write, self.tally, self._first = write, Tally(), True
-        write('{\n  "format": ' + json.dumps(REPORT_FORMAT) + ',\n  "logs": [')
+        write('{\n  "format": ' + json.dumps(format) + ',\n  "logs": [')
 
     def add(self, report: Report) -> None:
         self.tally.add(report)
-        body = json.dumps(report.to_json(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        self.add_json(report.to_json())
+
+    def add_json(self, item: Any) -> None:
+        """Write one element of ``logs`` (as ``json.dumps(document, indent=2)`` would place it)."""
+        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
         self.write(("\n    " if self._first else ",\n    ") + body)
         self._first = False
 
-    def close(self, extra: dict[str, Any] | None = None) -> int:
-        """End the document (with the summary, the exit code and ``extra``); returns the exit code."""
-        tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code, **(extra or {})}
+    def close(self, extra: dict[str, Any] | None = None, tally: bool = True) -> int:
+        """End the document (with the summary and the exit code of the reports added, then ``extra``);
+        returns that exit code.  ``tally=False``: only ``extra`` follows the array."""
+        tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code} if tally else {}
+        tail.update(extra or {})
         inner = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]
         self.write(("\n  ]," if not self._first else "],") + inner + "\n}\n")
         return self.tally.exit_code
