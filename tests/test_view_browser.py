@@ -1,4 +1,4 @@
-"""`replay view` in a real browser: the file opens from disk, steps by keyboard, draws the right table, marks the violation.
+"""`replay view` in a real browser: opened from disk, stepped by keyboard, the right table, the violation marked.
 
 Headless Chromium (Debian's ``chromium``, driven by Playwright, as in tests/test_browser.py)
 opens the written file as ``file://``; every request the page makes is recorded and must stay
@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -56,13 +56,13 @@ def viewer_page(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
             context.close()
 
 
-def _open(pg, path: Path) -> None:  # type: ignore[no-untyped-def]
+def _open(pg: Any, path: Path) -> None:
     pg.requests.clear()
     pg.goto(path.resolve().as_uri())
     pg.locator(".replay-viewer .stepper output").wait_for()
 
 
-def _offsite(pg, path: Path) -> list[str]:  # type: ignore[no-untyped-def]
+def _offsite(pg: Any, path: Path) -> list[str]:
     return [u for u in pg.requests if u.split("#")[0] != path.resolve().as_uri() and not u.startswith("data:")]
 
 
@@ -72,7 +72,7 @@ def _known_step(log: Path) -> int:
     return next(i + 1 for i, m in enumerate(moves) if getattr(m, "card", None) and getattr(m, "to", None))
 
 
-def test_the_viewer_steps_by_keyboard_and_draws_the_table(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_viewer_steps_by_keyboard_and_draws_the_table(viewer_page: Any, tmp_path: Path) -> None:
     page = viewer_page
     out = view(ZK_LOST, tmp_path / "zk.html")
     log = parse(ZK_LOST.read_bytes())
@@ -118,7 +118,7 @@ def test_the_viewer_steps_by_keyboard_and_draws_the_table(viewer_page, tmp_path:
     assert _offsite(page, out) == []
 
 
-def test_the_viewer_marks_the_refused_move(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_viewer_marks_the_refused_move(viewer_page: Any, tmp_path: Path) -> None:
     page = viewer_page
     out = view(BROKEN, tmp_path / "broken.html", "--rules-url", RULES)
     p = check_bytes(BROKEN.read_bytes(), str(BROKEN)).first
@@ -142,7 +142,7 @@ def test_the_viewer_marks_the_refused_move(viewer_page, tmp_path: Path) -> None:
     assert _offsite(page, out) == []
 
 
-def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_path: Path) -> None:
     page = viewer_page
     analysis = tmp_path / "analysis.json"
     r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "100", "-o",

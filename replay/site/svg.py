@@ -280,7 +280,8 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit
         out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
                          dashed=True))
         if role == "foundation" and suit:
-            out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20, fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
+            out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20,
+                             fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
     out.append(_text(cx, y + CARD_H + 13, f"{name} · {len(cards)}", size=10, fill="#455a64"))
     out.append("</g>")
     return "\n".join(out)

@@ -219,7 +219,8 @@ def summary_sentence(doc: dict[str, Any]) -> str:
         return (f"The game could be won {_at(lw)} and not {_at(fu)}; the solver could not decide the positions in "
                 "between within the budget.")
     if fu is not None:
-        return f"The game could not be won {_at(fu)}; the solver could not decide the earlier positions within the budget."
+        return (f"The game could not be won {_at(fu)}; the solver could not decide the earlier positions within the "
+                "budget.")
     if lw is not None:
         return f"The game could be won {_at(lw)}; the solver could not decide the later positions within the budget."
     return "The solver could not decide any position within the budget (unknown: it does not guess)."

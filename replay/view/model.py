@@ -40,8 +40,7 @@ class Step:
     @property
     def comment(self) -> str | None:
         """The move's free-text ``comment``, when the log gives one."""
-        c = (self.move or {}).get("comment")
-        return c if isinstance(c, str) and c.strip() else None
+        return comment_of(self.move)
 
 
 @dataclass
@@ -95,13 +94,23 @@ class GameView:
         return self.steps[0].snapshot if self.steps else None
 
 
+def comment_of(move: dict[str, Any] | None) -> str | None:
+    """A log entry's free-text ``comment`` (None when it has none)."""
+    c = (move or {}).get("comment")
+    return c if isinstance(c, str) and c.strip() else None
+
+
+def _face(move: dict[str, Any]) -> str:
+    card = move.get("card")
+    return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
+
+
 def describe_move(move: dict[str, Any]) -> str:
     """A log entry in words: ``Move Q♠ p6 → K2``, ``Deal``."""
     t = move.get("type", "?")
     if t in ("deal", "redeal"):
         return {"deal": "Deal", "redeal": "Redeal: gather the piles and deal again"}[t]
-    card = move.get("card")
-    face = f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
+    face = _face(move)
     count = move.get("count", 1)
     many = f" ({count} cards)" if count != 1 else ""
     verb = {"move": "Move", "fill": "Fill", "tuck": "Tuck"}.get(t, str(t).capitalize())
@@ -113,8 +122,7 @@ def short_move(move: dict[str, Any]) -> str:
     t = move.get("type", "?")
     if "from" not in move and "to" not in move:
         return str(t)
-    card = move.get("card")
-    face = f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
+    face = _face(move)
     count = move.get("count", 1)
     verb = "" if t == "move" else f"{t} "
     return f"{verb}{move.get('from', '?')}→{move.get('to', '?')}{face}" + (f" ×{count}" if count != 1 else "")

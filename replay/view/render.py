@@ -24,9 +24,9 @@ from importlib import resources
 from typing import Any
 
 from replay.site.svg import table_parts
-from replay.view.model import GameView, Step, short_move
+from replay.view.model import GameView, Step, comment_of, short_move
 
-#: classes of the analysis statuses on the timeline
+#: the analysis statuses in words
 STATUS_TEXT = {"won": "winnable", "unwinnable": "lost (unwinnable)", "unknown": "unknown within the budget"}
 
 
@@ -142,10 +142,8 @@ def _rules(base: str | None, clauses: list[str]) -> str:
 
 
 def _comment(move: dict[str, Any] | None) -> str:
-    c = (move or {}).get("comment")
-    if not isinstance(c, str) or not c.strip():
-        return ""
-    return f'<p class="rv-comment">{html.escape(c)}</p>'
+    c = comment_of(move)
+    return f'<p class="rv-comment">{html.escape(c)}</p>' if c else ""
 
 
 def violation_html(v: GameView, base: str | None) -> str:
@@ -171,8 +169,8 @@ def violation_html(v: GameView, base: str | None) -> str:
 def _section(k: int, total: int, summary: str, body: str, cls: str = "step") -> str:
     label = "Start" if k == 0 else f"{k}/{total}"
     open_ = " open" if k == 0 else ""
-    return (f'<section class="{cls}" data-step="{k}" id="move-{k}"><details{open_}><summary><span class="step-n">{label}</span> '
-            f"{summary}</summary>{body}</details></section>")
+    return (f'<section class="{cls}" data-step="{k}" id="move-{k}"><details{open_}><summary>'
+            f'<span class="step-n">{label}</span> {summary}</summary>{body}</details></section>')
 
 
 def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None) -> str:
@@ -232,8 +230,8 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
 
 
 def _comment_note(move: dict[str, Any] | None) -> str:
-    c = (move or {}).get("comment")
-    return f' <span class="rv-note">{html.escape(c)}</span>' if isinstance(c, str) and c.strip() else ""
+    c = comment_of(move)
+    return f' <span class="rv-note">{html.escape(c)}</span>' if c else ""
 
 
 # --------------------------------------------------------------------------- the standalone page
@@ -268,7 +266,8 @@ def verdict_html(v: GameView) -> str:
         return f"<b>{html.escape(v.verdict)}</b>."
     where = f" at move {p.move + 1}" if p.move is not None else (f" at {html.escape(p.path)}" if p.path != "$" else "")
     clause = f", breaking {html.escape(p.clause)}" if p.clause else ""
-    return f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} (<code>{html.escape(p.code)}</code>)."
+    return (f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} "
+            f"(<code>{html.escape(p.code)}</code>).")
 
 
 def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None,
