@@ -97,7 +97,7 @@ def test_other_cards_only_to_a_foundation_in_their_row_or_column(pf):
 
 @clause("pf-11")
 def test_worked_example_queen_of_hearts_after_corner_1_cannot_go_on_the_king_of_hearts():
-    for frame in ("rect-16", "square-16", "square-20"):
+    for frame in ("rect-16", "square-16", "square-20", "square-20-ring"):
         g = create("printex-frame", rulings={"frame": frame})
         t = table_with(g, {"t1": ["QH"]})
         kh = foundation(g, t, "KH")
@@ -113,7 +113,7 @@ def test_worked_example_queen_of_hearts_after_corner_1_cannot_go_on_the_king_of_
 
 @clause("pf-12")
 def test_worked_example_two_of_hearts_from_the_bottom_row_goes_on_the_ace_of_hearts():
-    for frame in ("rect-16", "square-16", "square-20"):
+    for frame in ("rect-16", "square-16", "square-20", "square-20-ring"):
         g = create("printex-frame", rulings={"frame": frame})
         t0 = table_with(g, {})
         ah = foundation(g, t0, "AH")
@@ -261,7 +261,7 @@ def test_cztery_katy_builds_one_card_on_another_up_or_down_after_the_third_layou
 
 def test_frame_readings_select_layouts_of_sixteen_and_twenty():
     sizes = {}
-    for frame in ("rect-16", "square-16", "square-20"):
+    for frame in ("rect-16", "square-16", "square-20", "square-20-ring"):
         g = create("printex-frame", rulings={"frame": frame})
         sizes[frame] = len(g.layout.tableau)
         t = g.new_table(g.deck_from_seed(2))
@@ -269,7 +269,30 @@ def test_frame_readings_select_layouts_of_sixteen_and_twenty():
         first = sum(len(t.piles[i]) for i in g.layout.tableau)
         t.apply(mv(g, "deal"))
         assert sum(len(t.piles[i]) for i in g.layout.tableau) - first == 16
-    assert sizes == {"rect-16": 16, "square-16": 16, "square-20": 20}
+    assert sizes == {"rect-16": 16, "square-16": 16, "square-20": 20, "square-20-ring": 20}
+
+
+@clause("pf-10", "pf-6")
+def test_square_20_ring_leaves_no_pile_stranded_where_the_block_of_square_20_strands_four():
+    """amb-pf-frame: the stranding belongs to square-20's 2 by 4 foundation block, not to the frame of twenty."""
+    stranded = {}
+    for frame in ("square-20", "square-20-ring", "rect-16"):
+        g = create("printex-frame", rulings={"frame": frame})
+        lay = g.layout
+        stranded[frame] = sorted(lay.names[p] for p in lay.tableau if not any(g.options["reach"][p][f] for f in g.foundations))
+    assert stranded == {"square-20": ["l1", "l4", "r1", "r4"], "square-20-ring": [], "rect-16": []}
+    # l4 (beside the first interior row) plays to an ace of its row in the ring, and nowhere in square-20
+    ring = create("printex-frame", rulings={"frame": "square-20-ring"})
+    t = table_with(ring, {})
+    a1 = ring.layout.index("A1")
+    assert ring.layout.same_row(ring.layout.index("l4"), a1)
+    two = C.code(t.piles[a1][-1] + 4)  # the next card up on A1
+    assert cited(table_with(ring, {"l4": [two]}), mv(ring, src="l4", dst="A1")) is None
+    block = create("printex-frame", rulings={"frame": "square-20"})
+    t = table_with(block, {})
+    for f in block.foundations:
+        nxt = t.piles[f][-1] + (4 if block.fbase[f] == C.ACE else -4)
+        assert cited(table_with(block, {"l4": [C.code(nxt)]}), mv(block, src="l4", dst=block.layout.names[f])) == "pf-10"
 
 
 def test_ruling_that_applies_only_to_a_variant_is_refused_without_it():

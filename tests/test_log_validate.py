@@ -302,7 +302,7 @@ def test_reading_sets_vary_each_ruling_or_combine_them_all():
     assert sets[0]["frame"] == "square-20"
     assert all(sum(s[k] != sets[0][k] for k in s) == 1 for s in sets[1:])
     assert len(sets) == 1 + sum(len(r) - 1 for r in [
-        ("rect-16", "square-16", "square-20")]) + 6  # frame: 2 others; six two-reading rulings: 1 each
+        ("rect-16", "square-16", "square-20", "square-20-ring")]) + 6  # frame: 3 others; six two-reading rulings: 1 each
 
 
 def zk_log_needing(rulings: dict[str, str], differs: dict[str, str], clause: str, **kw) -> tuple[bytes, int]:
@@ -359,7 +359,7 @@ def test_all_readings_reports_a_layout_change_as_a_verdict_not_a_crash():
     d = json.loads(base("printex-frame", 2, (), frame="square-20"))
     a = analyse(json.dumps(d).encode(), "sq.json")
     verdicts = {t.changed.get("frame"): t.report for t in a.trials if set(t.changed) == {"frame"}}
-    assert set(verdicts) == {"rect-16", "square-16"}
+    assert set(verdicts) == {"rect-16", "square-16", "square-20-ring"}
     assert all(r.verdict in (MALFORMED, ILLEGAL) for r in verdicts.values())
     assert any(r.first.code == "unknown-pile" for r in verdicts.values())
 

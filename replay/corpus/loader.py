@@ -1,4 +1,4 @@
-"""Load the corpus: texts, clauses, ambiguity register, glossary, games and layouts.
+"""Load the corpus: texts, clauses, ambiguity register, glossary, games, layouts and English witnesses.
 
 The corpus lives in ``corpus/`` at the project root; an installed wheel
 carries a copy as package data (``replay/_corpus``).  ``REPLAY_CORPUS`` in

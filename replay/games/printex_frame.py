@@ -28,7 +28,7 @@ ID = "printex-frame"
 VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
 #: the readings of each ruling this module turns into behaviour (checked against the register)
 RULINGS = {
-    "frame": ("rect-16", "square-16", "square-20"),
+    "frame": ("rect-16", "square-16", "square-20", "square-20-ring"),
     "foundation-arrangement": ("alternating", "suit-columns"),
     "corner-refill": ("when-empty", "every-card"),
     "deal-timing": ("player-choice", "when-stuck"),
