@@ -468,7 +468,7 @@ def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, cl
     rp.place(p, ["moves", i])
     p.written = rp.written(i)
     if clause:
-        p.original, p.translation, _, _ = clause_text(clause)
+        p.diplomatic, p.translation, _, _ = clause_text(clause)
     try:
         p.held = held(t, m)
         p.snapshot = t.snapshot()
