@@ -57,7 +57,7 @@ def test_an_illegal_log_exits_1_with_clause_text_and_table(tmp_path):
     lines = r.output.splitlines()
     assert lines[0].startswith(f"{p}:") and "illegal move 1 ($.moves[1])" in lines[0] and '{"type": "redeal"}' in lines[0]
     assert lines[1].startswith("  breaks zk-15: ")
-    assert lines[2].startswith("  original:    “") and lines[3].startswith("  translation: “")
+    assert lines[2].startswith("  diplomatic:  “") and lines[3].startswith("  translation: “")
     assert lines[4].startswith("  table held:  ") and "stock" in lines[4]
 
 
@@ -189,7 +189,7 @@ def test_json_format_is_machine_readable(tmp_path):
     assert a["file"] == str(good) and a["verdict"] == "valid" and a["outcome"] == "lost" and a["problems"] == []
     p = b["problems"][0]
     assert p["code"] == "illegal-move" and p["clause"] == "zk-15" and p["move"] == 1 and p["path"] == "$.moves[1]"
-    assert p["snapshot"]["piles"]["stock"] and p["original"] and p["translation"] and p["line"] >= 1
+    assert p["snapshot"]["piles"]["stock"] and p["diplomatic"] and p["translation"] and p["line"] >= 1
     assert b["rulings"]["side-reach"] == "row"
 
 

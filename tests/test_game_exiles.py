@@ -310,7 +310,7 @@ def test_a_chain_that_would_come_round_to_a_position_already_seen_ends():
     t = quiet(g, {"p5": ["5S"], "p9": ["8D"]}, exiles=["9C", "5D"])
     t.apply(mv(g, "tuck", "exiles", "p5"))
     assert top_codes(t, "p5") == ["5D", "5S"]
-    assert cited(t, mv(g, "tuck", "exiles", "p9")) == "ex-8"  # the chain goes on
+    assert cited(t, mv(g, "tuck", "exiles", "p9")) == "ex-10"  # the chain goes on (ex-10: until a card is freed)
     assert cited(t, mv(g, "tuck", "p5", "p5")) is None  # a five under packet 5 itself
     t.apply(mv(g, "tuck", "p5", "p5"))
     assert top_codes(t, "p5") == ["5S", "5D"]

@@ -70,7 +70,7 @@ def test_only_the_top_card_plays_and_the_one_beneath_is_freed(pf):
     t.piles[pf.layout.index("t2")].pop()
     assert cited(t, mv(pf, src="t2", dst=ace)) is None
     empty = table_with(pf, {})
-    assert cited(empty, mv(pf, src="t2", dst=ace)) == "pf-7"
+    assert cited(empty, mv(pf, src="t2", dst=ace)) == "pf-17"
 
 
 @clause("pf-8", "pf-9")

@@ -70,7 +70,7 @@ def test_broken_example_is_rejected_as_it_says(path):
         if key in want:
             assert getattr(p, key) == want[key], (key, p)
     if want["verdict"] == "illegal" and want["code"] == "illegal-move":
-        assert p.original and p.translation and p.held
+        assert p.diplomatic and p.translation and p.held
 
 
 def test_broken_examples_are_many_and_cover_every_game():

@@ -96,7 +96,7 @@ def test_an_illegal_move_names_the_clause_the_place_and_the_table():
     line = text.splitlines()[p.line - 1]
     assert line[p.column - 1:].startswith('{"type": "move"') and f'"from": "{src}"' in line
     assert p.written == json.dumps({"type": "move", "from": src, "to": dst, "card": card}, separators=(", ", ": "))
-    assert p.original and p.translation
+    assert p.diplomatic and p.translation
     assert p.held and src in p.held and dst in p.held and "stock" in p.held
     assert p.snapshot["piles"][src][-1] == card
     assert r.replayed == i and r.outcome is None
@@ -109,7 +109,7 @@ def test_the_clause_text_comes_from_the_corpus():
     p = r.first
     assert p.clause == "zk-15"
     corpus = default_corpus()
-    assert p.original == corpus.diplomatic("zk-15")
+    assert p.diplomatic == corpus.diplomatic("zk-15")
     translation = corpus.clauses["zk-15"].translation
     assert p.translation == (translation if translation.strip() != "TODO" else "(translation not yet written)")
 

@@ -43,3 +43,19 @@ def test_check_mode_reports_staleness(tmp_path, monkeypatch, capsys) -> None:
     assert cli_docs.REGENERATE in capsys.readouterr().err
     assert cli_docs.main([]) == 0
     assert cli_docs.main(["--check"]) == 0
+
+
+def test_cli_page_renders_options_without_escaped_html() -> None:
+    # the page as the site renders it (Python-Markdown with tables): `[text|json]` shows as itself
+    import html as html_lib
+    import re
+
+    import markdown
+
+    page = markdown.markdown(cli_docs.render(), extensions=["tables", "attr_list", "md_in_html"])
+    assert "&amp;#124;" not in page and "&amp;lt;" not in page and "&amp;gt;" not in page
+    cells = [html_lib.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td><code>(.*?)</code></td>", page)]
+    assert "--format [text|json]" in cells
+    assert all("<" not in c and "&#" not in c for c in cells), cells
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
+    assert all(r.count("<td") in (0, 2) for r in rows)  # the | of [text|json] does not split a row

@@ -249,6 +249,8 @@ class TermForm(Strict):
 class Term(Strict):
     id: Slug
     gloss: str = Field(description="English headword.")
+    art: bool = Field(True, description="A term of art of the card table (underlined on the game pages, with its "
+                                        "entry as a tooltip); false for an ordinary word glossed for the reader.")
     definition: str
     forms: list[TermForm] = Field(min_length=1)
     see_also: list[Slug] = Field(default_factory=list)

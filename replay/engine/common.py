@@ -120,13 +120,45 @@ def stock_empty(t: Table) -> bool:
 # clause the caller passed): the game's own rule function cites the text.
 
 
-def top_card_only(t: Table, m: Move, what: str = "the top card of a pile is playable") -> str | None:
-    """A move takes one card, the top one, from a pile that has cards."""
+def top_card_only(t: Table, m: Move, what: str = "the top card of a pile is playable",
+                  register: str | None = None) -> str | None:
+    """A move takes one card, the top one, from a pile that has cards.
+
+    ``register`` names the ambiguity entry that settles it, when no clause says it in so many words.
+    """
     if not t.piles[m.src]:
         return f"{t.name(m.src)} is empty"
     if m.count != 1:
-        return f"only {what}: cards move one at a time"
+        return f"only {what}: cards move one at a time" + (f" (the register, {register})" if register else "")
     return None
+
+
+# ----------------------------------------------------------------------------- naming what exists
+
+
+def move_text(t: Table, m: Move) -> str:
+    """A move as a person reads it: ``move 5H p3 -> F2``, ``tuck KH X -> p13``, ``deal``."""
+    words = [m.type]
+    if m.src >= 0:
+        pile = t.piles[m.src]
+        if len(pile) >= m.count:
+            words.append(" ".join(C.code(c) for c in pile[-m.count:]))
+        words.append(t.name(m.src) + (f" -> {t.name(m.dst)}" if m.dst >= 0 else ""))
+    return " ".join(words)
+
+
+def moves_text(t: Table, moves: list[Move]) -> str:
+    """The first of ``moves`` and how many more: ``move 5H p3 -> F2 (and 2 more)``."""
+    if not moves:
+        return "none"
+    more = f" (and {len(moves) - 1} more)" if len(moves) > 1 else ""
+    return move_text(t, moves[0]) + more
+
+
+def legal_to(t: Table, roles: tuple[str, ...], types: tuple[str, ...] = ("move",)) -> list[Move]:
+    """The legal moves of ``types`` whose target has one of ``roles`` (to name them in a reason)."""
+    return [m for m in t.game.legal_moves(t)
+            if m.type in types and m.dst >= 0 and t.game.roles[m.dst] in roles]
 
 
 def deck_not_dealt_out(t: Table) -> str | None:

@@ -66,6 +66,8 @@ class RuleBook:
         self.entries: dict[Key, Entry] = {}
         self.first: list[tuple[Rule, frozenset[str]]] = []
         self.refusal: dict[str, str] = {}
+        #: (type, source role) -> (clause, register entry or None): a refusal for moves from that role
+        self.refusal_from: dict[tuple[str, str], tuple[str, str | None]] = {}
 
     def allow(
         self,
@@ -85,9 +87,18 @@ class RuleBook:
         """A rule checked before every move (except the listed types)."""
         self.first.append((rule, frozenset(except_types)))
 
-    def refuse_others(self, type: str, clause: str) -> None:
-        """Cite ``clause`` when a move of ``type`` matches no allowed kind."""
-        self.refusal[type] = clause
+    def refuse_others(self, type: str, clause: str, *, src_role: str | None = None,
+                      register: str | None = None) -> None:
+        """Cite ``clause`` when a move of ``type`` matches no allowed kind.
+
+        With ``src_role``, only for such moves from a container of that role (a card taken back
+        from a foundation cites what the foundations are, not the rule of the table).  ``register``
+        names the ambiguity entry that settles the refusal where no clause says it in so many words.
+        """
+        if src_role is None:
+            self.refusal[type] = clause
+        else:
+            self.refusal_from[(type, src_role)] = (clause, register)
 
     @property
     def types(self) -> list[str]:
@@ -288,7 +299,12 @@ class Game:
         clause = self.book.refusal.get(m.type) or next(iter(self.book.refusal.values()), "?")
         if m.src >= 0 and m.dst >= 0:
             a, b = self.layout.names[m.src], self.layout.names[m.dst]
-            return clause, f"no rule lets a card go from {a} ({self.roles[m.src]}) to {b} ({self.roles[m.dst]})"
+            why = f"no rule lets a card go from {a} ({self.roles[m.src]}) to {b} ({self.roles[m.dst]})"
+            special = self.book.refusal_from.get((m.type, self.roles[m.src]))
+            if special is not None:
+                clause, register = special
+                why += f" (the register, {register})" if register else ""
+            return clause, why
         if m.type not in {k[0] for k in self._entries}:
             return clause, f"this game has no '{m.type}' move"
         return clause, f"a '{m.type}' move needs a source and a target"

@@ -20,9 +20,10 @@ from typing import Any, Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import fits_foundation, foundation_accepts, gather, stock_empty, top_card_only
+from replay.engine.common import (fits_foundation, foundation_accepts, gather, legal_to, moves_text, stock_empty,
+                                  top_card_only)
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
-from replay.engine.layout import FOUNDATION, RESERVE, TABLEAU, Layout
+from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
 ID = "exiles"
@@ -116,7 +117,7 @@ def take_up_the_packets_in_order(t: Table, m: Move) -> None:
 @rule("ex-6", per_source=True)
 def only_top_cards_are_played(t: Table, m: Move) -> str | None:
     """Only the top card of a packet (the lost rule I) or of the exiles can be played."""
-    return top_card_only(t, m, "the top card moves")
+    return top_card_only(t, m, "the top card moves", register="amb-ex-rule-one")
 
 
 @rule("ex-6", "ex-13", accepts=foundation_accepts)
@@ -149,15 +150,15 @@ def a_space_takes_a_card_from_the_packets(t: Table, m: Move) -> str | None:
     return None
 
 
-@rule("ex-8", table_wide=True)
-def exiles_wait_until_nothing_can_be_played(t: Table, m: Move) -> str | None:
+@rule("ex-8", "ex-10", table_wide=True)
+def exiles_wait_until_nothing_can_be_played(t: Table, m: Move) -> Reason:
     """The exiles are taken only when all the cards are laid out and no more can be played to the foundations."""
     if not stock_empty(t):
         return "the exiles are taken only when all the cards are laid out"
     if _foundation_play_exists(t):
-        return "a card can still be played to a foundation"
+        return lambda: f"a card can still be played to a foundation: {_foundation_plays(t)}"
     if t.vars.get("chain") is not None:
-        return "the travelling cards have not yet freed a card"
+        return lambda: ("ex-10", f"the travelling cards have not yet freed a card: {_chain_steps(t)}")
     return None
 
 
@@ -181,7 +182,7 @@ def a_card_goes_under_the_packet_of_its_number(t: Table, m: Move) -> str | None:
 
 
 @rule("ex-10")
-def the_chain_continues_from_the_same_packet(t: Table, m: Move) -> str | None:
+def the_chain_continues_from_the_same_packet(t: Table, m: Move) -> Reason:
     """Next, the top card of that same packet travels, until a card for a foundation is freed."""
     chain = t.vars.get("chain")
     if chain is None:
@@ -189,16 +190,26 @@ def the_chain_continues_from_the_same_packet(t: Table, m: Move) -> str | None:
     if t.name(m.src) != chain:
         return f"the top card of {chain} travels next"
     if _foundation_play_exists(t):
-        return "a card has been freed: play it"
+        return lambda: f"a card has been freed: play it ({_foundation_plays(t)})"
     return None
 
 
 @rule("ex-10", table_wide=True)
-def a_travelling_chain_is_followed_to_its_end(t: Table, m: Move) -> str | None:
+def a_travelling_chain_is_followed_to_its_end(t: Table, m: Move) -> Reason:
     """While cards are travelling and nothing is freed, the chain goes on before anything else."""
     if t.vars.get("chain") is not None and m.type != "tuck" and not _foundation_play_exists(t):
-        return f"the chain of travelling cards goes on from {t.vars['chain']}"
+        return lambda: f"the chain of travelling cards goes on from {t.vars['chain']}: {_chain_steps(t)}"
     return None
+
+
+def _foundation_plays(t: Table) -> str:
+    """The legal plays from the packets to the foundations, the first named (for a reason)."""
+    return moves_text(t, [m for m in legal_to(t, (FOUNDATION,)) if t.game.roles[m.src] == TABLEAU])
+
+
+def _chain_steps(t: Table) -> str:
+    """The next step of the travelling chain (for a reason)."""
+    return moves_text(t, [m for m in t.game.legal_moves(t) if m.type == "tuck"])
 
 
 @procedure("ex-8", "ex-10")
@@ -383,6 +394,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                 a_card_goes_under_the_packet_of_its_number],
                perform=put_under_the_packet, after=[follow_the_chain], candidates=_chain_tucks)
     book.refuse_others("move", "ex-6")
+    book.refuse_others("move", "ex-4", src_role=STOCK)  # the pack's cards are laid out, not moved
     book.refuse_others("tuck", "ex-8")
     book.refuse_others("deal", "ex-4")
     book.refuse_others("redeal", "ex-12")

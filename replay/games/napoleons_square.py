@@ -63,7 +63,7 @@ def deal(t: Table, m: Move) -> None:
 def deal_while_the_pack_lasts(t: Table, m: Move) -> Reason:
     """The square is dealt first; then the pack is turned a card at a time until it is out."""
     if not t.piles[t.game.stock]:
-        return ("ns-4", "the pack is out; there is no re-deal")
+        return ("ns-4", "the pack is out; there is no re-deal (the register, amb-ns-no-redeal)")
     return None
 
 
@@ -214,6 +214,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                [the_square_is_dealt_first, only_top_cards_are_available, the_pack_only_fills_spaces,
                 a_space_takes_one_card_from_talon_or_pack])
     book.refuse_others("move", "ns-1")
+    book.refuse_others("move", "ns-8", src_role=FOUNDATION)  # the foundations ascend to the kings, and keep them
     book.refuse_others("deal", "ns-7")
     return Setup(layout=layout, book=book, max_passes=1, options=options)
 

@@ -21,7 +21,7 @@ from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundatio
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
-from replay.engine.layout import FOUNDATION, TABLEAU, Layout
+from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
 ID = "printex-frame"
@@ -97,9 +97,13 @@ def gather_in_dealing_order_without_shuffling(t: Table, m: Move) -> None:
 
 
 @rule("pf-7", "pf-17", per_source=True)
-def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
-    """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes."""
-    return top_card_only(t, m)
+def only_the_top_card_is_playable(t: Table, m: Move) -> Reason:
+    """Cards lying round the foundations are playable; the one beneath becomes playable when the top one goes.
+
+    Only the top card: pf-17 says so (the register reads pf-7 with it, amb-pf-playable-all), so pf-17 is cited.
+    """
+    why = top_card_only(t, m, register="amb-pf-playable-all")
+    return ("pf-17", why) if why else None
 
 
 @rule("pf-4", "pf-16", accepts=foundation_accepts)
@@ -119,7 +123,7 @@ def position_decides_which_foundations_a_card_reaches(t: Table, m: Move) -> str 
     return (f"{t.name(m.src)} is not a corner and does not lie in the row or column of {t.name(m.dst)}")
 
 
-@rule("pf-21", "pf-10")
+@rule("pf-21", "pf-10", "pf-8")
 def any_pile_plays_after_the_third_deal(t: Table, m: Move) -> Reason:
     """(variant) After the third laying-out of the deck, cards may go to the foundations from any pile."""
     if stock_empty(t) and t.passes >= PASSES:
@@ -224,6 +228,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                     build_one_card_on_another_up_or_down],
                    after=[corners_are_replaced_from_the_deck])
     book.refuse_others("move", "pf-8")
+    book.refuse_others("move", "pf-4", src_role=FOUNDATION, register="amb-pf-no-return")
+    book.refuse_others("move", "pf-18", src_role=STOCK)  # the deck's cards are laid out, not moved
     book.refuse_others("deal", "pf-15")
     book.refuse_others("redeal", "pf-19")
     return Setup(layout=layout, book=book, bases=take_out_the_bases(layout, readings["foundation-arrangement"]),

@@ -23,7 +23,7 @@ from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundatio
                                   gathering_allowed, next_in_suit, other_moves_come_first, stock_empty,
                                   suit_neighbours, top_card_only)
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
-from replay.engine.layout import FOUNDATION, TABLEAU, Layout
+from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
 ID = "zwarta-kolumna"
@@ -109,7 +109,7 @@ def gather_from_pile_1_to_pile_12(t: Table, m: Move) -> None:
 @rule("zk-12", per_source=True)
 def only_the_top_card_is_playable(t: Table, m: Move) -> str | None:
     """When the top card of a pile is moved, the one beneath may be moved too."""
-    return top_card_only(t, m)
+    return top_card_only(t, m, register="amb-zk-top-card")
 
 
 @rule("zk-5", "zk-3", accepts=foundation_accepts)
@@ -133,7 +133,7 @@ def corners_reach_every_foundation_others_only_their_row(t: Table, m: Move) -> s
 
 
 @rule("zk-19", "zk-3", "zk-20")
-def one_base_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
+def one_base_of_each_suit_per_kind(t: Table, m: Move) -> Reason:
     """(bases placed during the deal) The four aces, and the four kings, are of different suits."""
     if t.piles[m.dst]:
         return None
@@ -141,7 +141,9 @@ def one_base_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
     kind = t.game.fbase[m.dst]
     for f in t.game.foundations:
         if f != m.dst and t.game.fbase[f] == kind and t.fsuit[f] == C.suit_of(card):
-            return f"there is already a foundation of {C.SUIT_NAMES[C.suit_of(card)]} of this kind on {t.name(f)}"
+            # zk-3: the four aces, and the four kings, are "of different suits"
+            return ("zk-3", f"there is already a foundation of {C.SUIT_NAMES[C.suit_of(card)]} of this kind "
+                            f"on {t.name(f)}")
     return None
 
 
@@ -335,6 +337,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     if variants & DEFERRED_BASES and readings["base-timing"] == "on-dealing":
         book.before_every_move(a_dealt_base_is_placed_at_once, except_types=("fill",))
     book.refuse_others("move", "zk-8")
+    book.refuse_others("move", "zk-5", src_role=FOUNDATION, register="amb-zk-no-return")
+    book.refuse_others("move", "zk-13", src_role=STOCK)  # the deck's cards are laid out, not moved
     book.refuse_others("deal", "zk-10")
     book.refuse_others("redeal", "zk-15")
     book.refuse_others("fill", "zk-23")

@@ -164,13 +164,43 @@ class GameLog(Strict):
 # --------------------------------------------------------------------------- schema
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of a log (draft 2020-12), as published in ``docs/schema/``."""
+    """The JSON Schema of a log (draft 2020-12), as published in ``docs/schema/``.
+
+    Beside the shape of the models, it names what exists so that an editor can complete it and a
+    validator catch a misspelt name: the game IDs (an enum), each game's variants and rulings and
+    their readings (one ``if``/``then`` per game), and variants given once each (``uniqueItems``).
+    """
     schema = GameLog.model_json_schema(by_alias=True)
+    props = schema["properties"]
+    games = _games()
+    props["game"]["enum"] = list(games)
+    props["variants"]["uniqueItems"] = True
+    schema["allOf"] = [
+        {
+            "if": {"properties": {"game": {"const": gid}}, "required": ["game"]},
+            "then": {"properties": {
+                "variants": {"items": {"enum": list(variants)}} if variants else {"maxItems": 0},
+                "rulings": {
+                    "properties": {name: {"enum": list(readings)} for name, readings in rulings.items()},
+                    "additionalProperties": False,
+                },
+            }},
+        }
+        for gid, (variants, rulings) in games.items()
+    ]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "replay game log, format replay-log/1",
         **schema,
     }
+
+
+def _games() -> dict[str, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]]:
+    """Game ID -> (its variants, ruling name -> the readings a log may choose), from the catalog."""
+    from replay.games.catalog import MODULES, module, rulings_for
+
+    return {gid: (tuple(module(gid).VARIANTS), {name: tuple(r.readings) for name, r in sorted(rulings_for(gid).items())})
+            for gid in MODULES}
 
 
 def schema_text() -> str:

@@ -58,7 +58,7 @@ class Problem:
     move: int | None = None  #: index of the move (0-based), for problems of play
     written: str | None = None  #: the move as the log writes it
     clause: str | None = None  #: the clause broken (illegal-move only)
-    original: str | None = None  #: the clause's sentence in the source text
+    diplomatic: str | None = None  #: the clause in the source text, its OCR repairs applied (the diplomatic layer)
     translation: str | None = None  #: its English translation
     held: str | None = None  #: what the relevant piles held, in one line
     snapshot: dict[str, Any] | None = None  #: the whole table when the move was tried
@@ -136,7 +136,7 @@ def problem_lines(report: Report, p: Problem) -> list[str]:
     else:
         out.append(f"  breaks {p.clause}: {p.message}")
         if p.clause:
-            out.append(f"  original:    {_quote(p.original)}")
+            out.append(f"  diplomatic:  {_quote(p.diplomatic)}")
             out.append(f"  translation: {_quote(p.translation)}")
     if p.held:
         out.append(f"  table held:  {p.held}")

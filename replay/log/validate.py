@@ -527,14 +527,18 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
     if report.verdict == "valid" or lenient:
         report.outcome = table.outcome()
         if log.result is not None and (until is None or until >= len(log.moves)) and log.result != report.outcome:
-            report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves))),
-                                ["result"]))
+            report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
+                                                                      table)), ["result"]))
     return report
 
 
-def _false_result(claimed: str, actual: str, n: int) -> str:
+def _false_result(claimed: str, actual: str, n: int, table: Table | None = None) -> str:
     why = {"won": "every card is on the foundations", "lost": "no legal move is left",
            "unfinished": "legal moves remain"}[actual]
+    if actual == "unfinished" and table is not None:
+        from replay.engine.common import moves_text
+
+        why = f"legal moves remain: {moves_text(table, table.game.legal_moves(table))}"
     return f"the log claims {claimed!r} but after its {n} moves the game is {actual} ({why})"
 
 
@@ -603,7 +607,7 @@ def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, cl
     rp.place(p, ["moves", i])
     p.written = rp.written(i)
     if clause:
-        p.original, p.translation, _, _ = clause_text(clause)
+        p.diplomatic, p.translation, _, _ = clause_text(clause)
     try:
         p.held = held(t, m)
         if len(report.problems) < MAX_SNAPSHOTS:

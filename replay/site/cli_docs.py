@@ -71,6 +71,17 @@ def _record(p: Any, ctx: Any) -> tuple[str, str] | None:
     return rv[0], rv[1] or ""
 
 
+def _code_cell(written: str) -> str:
+    """How an option is written, as code in a table cell.
+
+    A Markdown code span cannot hold the table's ``|`` (escaped as ``&#124;`` it shows the entity
+    itself), so the cell is an HTML ``<code>`` element, where the entity is a plain ``|``.
+    """
+    import html
+
+    return "<code>" + html.escape(written, quote=False).replace("|", "&#124;") + "</code>"
+
+
 def _command(cmd: Any, path: list[str], ctx: Any, level: int) -> list[str]:
     name = " ".join(path)
     anchor = "-".join(path)
@@ -89,7 +100,7 @@ def _command(cmd: Any, path: list[str], ctx: Any, level: int) -> list[str]:
             text = " ".join(_paragraphs(help_))
             if getattr(p, "required", False) and "required" not in text.lower():
                 text = "**Required.** " + text
-            out.append(f"| `{written.replace('|', '&#124;')}` | {text} |")
+            out.append(f"| {_code_cell(written)} | {text} |")
         out.append("")
     if hasattr(cmd, "list_commands"):
         for sub_name in cmd.list_commands(sub_ctx):

@@ -145,7 +145,7 @@ def words_with(text: str, needle: str) -> set[str]:
 def glossary_words(d: SiteData, gid: str) -> dict[str, str]:
     """Word or phrase, as spelt in this game's clauses -> its tooltip (gloss and definition).
 
-    Only the original texts get tooltips (the diplomatic and verbatim Polish or Russian, and
+    Only the terms of art (``art`` in the glossary), and only in the source texts (the diplomatic and verbatim Polish or Russian, and
     the modern-spelling Russian), and only for the words as they literally occur there: each
     glossary form's ``match`` (or the form itself) is looked for in the clauses it ``occurs`` in,
     and the whole word around it is taken.
@@ -153,6 +153,8 @@ def glossary_words(d: SiteData, gid: str) -> dict[str, str]:
     found: dict[str, list[str]] = OrderedDict()
     clauses = {c.id: c for c in d.clauses_of(gid)}
     for term in d.corpus.terms.values():
+        if not term.art:  # an ordinary word: in the glossary, not underlined in the text
+            continue
         tip = f"{term.gloss}: {one_line(term.definition)}"
         for form in term.forms:
             if form.lang == "en":
@@ -196,19 +198,21 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
     diplomatic = d.corpus.diplomatic(c.id)
     cols = []
     if lang == "ru":
-        cols.append(("original", "ru", "Original · pre-1918 spelling", diplomatic))
+        cols.append(("diplomatic", "ru", "Diplomatic · pre-1918 spelling", diplomatic))
         if c.normalized:
-            cols.append(("modern", "ru", "Modern spelling", c.normalized))
+            cols.append(("modern", "ru", "Modern · present-day spelling", c.normalized))
     else:
-        cols.append(("original", lang, f"Original · {LANG_NAMES.get(lang, lang)}", diplomatic))
-    cols.append(("translation", "en", "English", c.translation))
-    witnesses = d.corpus.witness_passages(c.id)
-    for w, p in witnesses:
+        cols.append(("diplomatic", lang, f"Diplomatic · {LANG_NAMES.get(lang, lang)}", diplomatic))
+    cols.append(("translation", "en", "Translation · English", c.translation))
+    for w, p in d.corpus.witness_passages(c.id):
         if p.quote is not None:
             src = w.sources[p.source]
             kind = "English original" if w.relation == "original" else "Compare"
             cols.append(("witness", "en", f"{kind} · {src.section.title()} · {p.part}", f"“{p.quote}”"))
-    out = ['<div class="clause-text" markdown>', ""]
+    # two Russian columns: the English beneath them, the whole width (three layers) or beside
+    # the English witness (four) -- replay.css
+    shape = f" clause-text--{'three' if len(cols) == 3 else 'four'}" if lang == "ru" and len(cols) in (3, 4) else ""
+    out = [f'<div class="clause-text{shape}" markdown>', ""]
     for cls, lng, caption, body in cols:
         shown = esc(body) if cls in ("translation", "witness") else mark_terms(esc(body), words or {})
         out += [f'<div class="clause-{cls}" lang="{lng}" markdown>', "",
@@ -426,8 +430,8 @@ def game_page(d: SiteData, gid: str) -> str:
     seen: dict[str, str] = {}
     words = glossary_words(d, gid)
     out += ["## The text, clause by clause", "",
-            "Each clause: the original (the verbatim text with its OCR errors repaired, the verbatim one a click "
-            "away)" + (", its reading in modern spelling" if text.language == "ru" else "")
+            "Each clause in its layers: the diplomatic text (the verbatim one with its OCR errors repaired, the "
+            "verbatim one a click away)" + (", its modern reading in modern spelling" if text.language == "ru" else "")
             + " and the English translation; then the code that implements it and the tests that show it.", ""]
     for c in main:
         out.append(clause_block(d, c, link, seen, words=words))

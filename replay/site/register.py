@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
+from typing import Any
 
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.games import STATUS_TEXT, ambiguity_body, layouts_of, provenance_section
@@ -60,13 +62,20 @@ def ambiguities_page(d: SiteData) -> str:
     return "\n".join(out) + "\n"
 
 
+def glossary_order(t: Any) -> tuple[str, str]:
+    """Alphabetical by the English headword, quotes and a leading "the" or "to" set aside."""
+    words = re.sub(r"^[^\w]+", "", t.gloss.casefold())
+    words = re.sub(r"^(the|to) ", "", words)
+    return words, t.id
+
+
 def glossary_page(d: SiteData) -> str:
     link = Linker(d, GLOSSARY_PAGE)
-    terms = sorted(d.corpus.terms.values(), key=lambda t: t.id)
+    terms = sorted(d.corpus.terms.values(), key=glossary_order)
     out = ["---", "title: Glossary", "---", "", "# Glossary", "",
            "The words of the texts that carry the rules, in each language and spelling, with the clauses they "
-           "occur in. On the game pages the original words are underlined with a dotted line: hover or tap "
-           "them to read their entry.", ""]
+           "occur in, in alphabetical order of the English (click a column's heading to sort by it). On the game "
+           "pages the terms of art are underlined with a dotted line: hover or tap them to read their entry.", ""]
     if not terms:
         return "\n".join(out + ["*The glossary is empty.*", ""])
     out += ['<div class="sortable" markdown>', "",

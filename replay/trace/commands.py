@@ -27,10 +27,10 @@ def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:
 def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
     head = f"{rec['id']}  {rec['game']}" + (f" / {rec['variant']}" if rec["variant"] else "") + f", {rec['kind']}"
     lines = [head + (f"  ({score})" if score else "")]
-    lines += _wrap("original:", rec["original"])
-    if rec["diplomatic"] != rec["original"]:
+    lines += _wrap("verbatim:", rec["verbatim"])
+    if rec["diplomatic"] != rec["verbatim"]:
         lines += _wrap("diplomatic:", rec["diplomatic"])
-    lines += _wrap("modern:", rec["normalized"])
+    lines += _wrap("modern:", rec["modern"])
     lines += _wrap("translation:", rec["translation"])
     for a in rec["ambiguities"]:
         readings = ", ".join(r["id"] + (" (default)" if r["id"] == a["default"] else "") for r in a["readings"])
@@ -58,13 +58,17 @@ def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
 
 
 def trace_command(
-    query: list[str] = typer.Argument(..., help="A clause ID, a function's dotted name, or a phrase in any language."),
+    query: list[str] = typer.Argument(..., metavar="QUERY...",
+                                      help="A clause ID, an ambiguity ID, a test's node ID, a function's or a "
+                                           "module's dotted name, or a phrase in any language."),
     format: Format = typer.Option(Format.text, "--format", help="text for people, json for tools."),
     examples: bool = typer.Option(True, "--examples/--no-examples", help="List the example logs that touch each clause."),
 ) -> None:
     """Trace a rule sentence to the code that implements it, or a function to the clauses it implements.
 
-    Exit 0 when something matched; 1 when nothing did (the nearest clauses are suggested).
+    A clause is shown in its four layers: verbatim (as printed), diplomatic (repaired), modern
+    (modern spelling) and translation.  Exit 0 when something matched (or one clause is clearly the
+    best match of a paraphrase); 1 when nothing did (the nearest clauses are suggested).
     """
     from replay.trace.core import clause_record, function_record, trace
 
@@ -92,20 +96,29 @@ def trace_command(
                 typer.echo("")
                 typer.echo("\n".join("  " + line for line in _clause_text(c)))
         return
-    if result.kind in ("clause", "phrase"):
+    if result.kind in ("clause", "phrase", "ambiguity", "test", "best"):
         records = []
         for h in result.hits:
             rec = clause_record(h.clause, with_examples=examples)
             rec["match"] = {"score": round(min(h.score, 100.0), 1), "layer": h.layer, "exact": h.exact}
             records.append(rec)
         if format is Format.json:
-            typer.echo(json.dumps({"query": q, "kind": result.kind, "clauses": records}, ensure_ascii=False, indent=2))
+            doc: dict[str, Any] = {"query": q, "kind": result.kind}
+            if result.about:
+                doc["about"] = result.about
+            doc["clauses"] = records
+            typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
             return
-        if len(records) > 1:
+        if result.about:
+            ids = ", ".join(r["id"] for r in records)
+            typer.echo(f"{result.about}: {'clauses ' + ids if ids else 'no clause'}\n")
+        elif result.kind == "best":
+            typer.echo(f"no clause holds {q!r} as written; the best match:\n")
+        elif len(records) > 1:
             typer.echo(f"{len(records)} clauses match {q!r}, best first:\n")
         for rec in records:
             m = rec["match"]
-            score = "" if result.kind == "clause" else (
+            score = "" if result.kind in ("clause", "ambiguity", "test") else (
                 f"phrase found in the {m['layer']}" if m["exact"] else f"{m['score']:.0f}% like the {m['layer']}")
             typer.echo("\n".join(_clause_text(rec, score)))
             typer.echo("")

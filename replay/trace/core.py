@@ -1,11 +1,19 @@
 """`replay trace`: from a rule sentence to the code that implements it, and back.
 
-A query is, in this order of precedence: a clause ID (``zk-8``, any case), a
-function's dotted name (or its last parts, e.g. ``zwarta_kolumna.freed_places_are_not_refilled``),
-or a phrase in Polish, Russian (pre-1918 or modern spelling, with or without
-the OCR damage of the source) or English.  Phrases are matched against every
-layer of every clause after :func:`~replay.trace.normalize.fold`; a phrase
-found whole ranks above fuzzy matches.
+A query is, in this order of precedence: a clause ID (``zk-8``, any case); an
+ambiguity ID (``amb-pf-playable-all``: the clauses it concerns); a test's node ID
+(``tests/test_x.py::test_y``, or the test's name: the clauses it is tagged with); a
+function's dotted name (or its last parts, e.g. ``zwarta_kolumna.freed_places_are_not_refilled``)
+or a module's (``replay.games.zwarta_kolumna``, ``zwarta_kolumna``, or its file: every
+rule function in it); or a phrase in Polish, Russian (pre-1918 or modern spelling, with
+or without the OCR damage of the source) or English.  Phrases are matched against every
+layer of every clause after :func:`~replay.trace.normalize.fold`; a phrase found whole
+ranks above fuzzy matches; when nothing matches but one clause is clearly nearer than the
+others, it is given as the best match.
+
+The layers of a clause have one name each, here as on the site and in ``validate``:
+*verbatim* (the source as printed, OCR damage and all), *diplomatic* (its repairs
+applied), *modern* (modern spelling) and *translation*.
 """
 
 from __future__ import annotations
@@ -25,11 +33,13 @@ from replay.trace.normalize import fold
 ROOT = Path(__file__).resolve().parents[2]
 
 #: layers of a clause that a phrase is matched against, with the name shown to the user
-LAYERS = ("verbatim", "diplomatic", "normalized", "translation")
+LAYERS = ("verbatim", "diplomatic", "modern", "translation")
 #: a fuzzy score (0-100) at or above this counts as a match
 MATCH = 82.0
 #: below a match, candidates at or above this are offered as "nearest"
 NEAR = 45.0
+#: no match, but the nearest clause scores at least BEST and leads the next by LEAD: it is the best match
+BEST, LEAD = 65.0, 8.0
 
 
 @dataclass(frozen=True)
@@ -43,10 +53,11 @@ class Hit:
 @dataclass
 class TraceResult:
     query: str
-    kind: str  #: "clause", "function", "phrase" or "none"
+    kind: str  #: "clause", "ambiguity", "test", "function", "phrase", "best" (a paraphrase) or "none"
     hits: list[Hit] = field(default_factory=list)
     functions: list[Implementation] = field(default_factory=list)
     nearest: list[Hit] = field(default_factory=list)
+    about: str = ""  #: for an ambiguity or a test: what the query named, in one line
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +68,7 @@ def _index() -> dict[str, dict[str, str]]:
     for cid, cl in corpus.clauses.items():
         layers = {"verbatim": cl.verbatim, "diplomatic": corpus.diplomatic(cid), "translation": cl.translation}
         if cl.normalized:
-            layers["normalized"] = cl.normalized
+            layers["modern"] = cl.normalized
         out[cid] = {k: fold(v) for k, v in layers.items()}
     return out
 
@@ -79,6 +90,48 @@ def find_functions(query: str) -> list[Implementation]:
     if exact:
         return exact
     return sorted((i for i in impls.values() if i.name.casefold().endswith("." + q)), key=lambda i: i.name)
+
+
+def find_module(query: str) -> list[Implementation]:
+    """Registered functions of the module ``query`` names: ``replay.games.zwarta_kolumna``,
+    ``games.zwarta_kolumna``, ``zwarta_kolumna``, or its file ``replay/games/zwarta_kolumna.py``."""
+    q = query.strip().casefold()
+    if not q or " " in q:
+        return []
+    if q.endswith(".py"):
+        q = q[:-3].replace("/", ".").replace("\\", ".")
+    impls = _registry()
+    modules = {i.name.rsplit(".", 1)[0] for i in impls.values()}
+    chosen = [m for m in modules if m.casefold() == q or m.casefold().endswith("." + q)]
+    if len(chosen) != 1:
+        return []
+    return sorted((i for i in impls.values() if i.name.rsplit(".", 1)[0] == chosen[0]), key=lambda i: i.name)
+
+
+def find_test(query: str) -> tuple[str, list[str]] | None:
+    """(the test's node ID, its clause IDs) for a node ID ``tests/x.py::test_y`` (parameters in brackets
+    allowed), a ``path:line`` as trace prints it, or a test's bare name when one test has it."""
+    from replay.testindex import clause_tests
+
+    q = query.strip()
+    if not q or " " in q:
+        return None
+    q = re.sub(r"\[.*\]$", "", q)  # a parametrized test's node ID: tests/x.py::test_y[case]
+    tags, _ = clause_tests(ROOT)
+    by_test: dict[str, list[str]] = {}
+    lines: dict[str, str] = {}
+    for cid, refs in tags.items():
+        for r in refs:
+            by_test.setdefault(r.nodeid, []).append(cid)
+            if r.line:
+                lines[f"{r.file}:{r.line}"] = r.nodeid
+    node = q if q in by_test else lines.get(q)
+    if node is None:
+        named = [n for n in by_test if n.rsplit("::", 1)[-1] == q]
+        node = named[0] if len(named) == 1 else None
+    if node is None:
+        return None
+    return node, sorted(set(by_test[node]), key=_clause_order)
 
 
 def find_phrase(query: str) -> tuple[list[Hit], list[Hit]]:
@@ -127,12 +180,23 @@ def trace(query: str) -> TraceResult:
             return TraceResult(query, "clause", [Hit(cid, 100.0, "id", True)])
         near = [Hit(c, 50.0, "id", False) for c in corpus.clauses if c.startswith(m.group(1).lower() + "-")]
         return TraceResult(query, "none", nearest=near[-3:])
-    funcs = find_functions(query)
+    amb = corpus.ambiguities.get(query.strip().lower())
+    if amb is not None:
+        about = f"ambiguity {amb.id} — {amb.title}"
+        return TraceResult(query, "ambiguity", [Hit(c, 100.0, "id", True) for c in amb.clauses], about=about)
+    test = find_test(query)
+    if test is not None:
+        node, ids = test
+        return TraceResult(query, "test", [Hit(c, 100.0, "id", True) for c in ids if c in corpus.clauses],
+                           about=f"test {node}")
+    funcs = find_functions(query) or find_module(query)
     if funcs:
         return TraceResult(query, "function", functions=funcs)
     hits, nearest = find_phrase(query)
     if hits:
         return TraceResult(query, "phrase", hits=hits)
+    if nearest and nearest[0].score >= BEST and (len(nearest) == 1 or nearest[0].score - nearest[1].score >= LEAD):
+        return TraceResult(query, "best", hits=nearest[:1], nearest=nearest[1:])
     return TraceResult(query, "none", nearest=nearest)
 
 
@@ -154,9 +218,9 @@ def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = 
         "variant": cl.variant,
         "kind": cl.kind,
         "text": corpus.text_of[cid],
-        "original": cl.verbatim,
+        "verbatim": cl.verbatim,
         "diplomatic": corpus.diplomatic(cid),
-        "normalized": cl.normalized,
+        "modern": cl.normalized,
         "translation": cl.translation,
         "ambiguities": [
             {

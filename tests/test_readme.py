@@ -1,0 +1,43 @@
+"""README: a user's section and a maintainers' section; the distinctive distribution name (issue #16 §2)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from replay.cli import DISTRIBUTION
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def sections() -> tuple[str, str]:
+    users = README.index("\n# For users\n")
+    maintainers = README.index("\n# For maintainers\n")
+    assert users < maintainers
+    return README[users:maintainers], README[maintainers:]
+
+
+def test_commands_that_rewrite_committed_files_are_for_maintainers_only():
+    users, maintainers = sections()
+    for rewrites in ("coverage --update", "corpus lock", "corpus schema", "stats --table", "stats --page",
+                     "make_examples.py", "cli_docs"):
+        assert rewrites not in users, rewrites
+        assert rewrites in maintainers, rewrites
+    assert "about an hour" in maintainers
+
+
+def test_the_users_section_keeps_a_place_for_the_walk_through():
+    users, _ = sections()
+    assert "<!-- WALK-THROUGH:" in users and "deal / play / view / analyse" in users
+
+
+def test_the_distribution_name_is_the_same_everywhere():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == DISTRIBUTION == "patience-replay"
+    assert project["scripts"] == {"replay": "replay.cli:main"}  # the command stays replay
+    assert f"**`{DISTRIBUTION}`**" in README
+    extras = " ".join(project["optional-dependencies"]["test"])
+    assert f"{DISTRIBUTION}[docs]" in extras
+    assert not re.search(r"version\(['\"]replay['\"]\)", (ROOT / "replay/solver/version.py").read_text())
