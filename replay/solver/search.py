@@ -375,6 +375,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
             best = home
         if home == C.DECK_SIZE:  # Game.is_won, without counting again
             line.append(m)
+            _check_won_line(table, line)  # a copy of the given table: the root before any move
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
                           reductions=profile.notes, best_home=best, pruned=pruned)
         if lost is not None and lost(child):
@@ -400,6 +401,16 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     status = UNKNOWN if stopped else UNWINNABLE
     return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
                   pruned=pruned)
+
+
+def _check_won_line(table: Table, line: list[Move]) -> None:
+    """Replay a line the search found through the checked path (:meth:`Table.apply`, every rule asked
+    again) and make sure it ends won, before it is reported: the engine stays the authority."""
+    t = table.copy()
+    for m in line:
+        t.apply(m)  # raises IllegalMove if the search ever made a move the rules refuse
+    if not t.is_won():
+        raise AssertionError(f"the search's line of {len(line)} moves does not end won")
 
 
 def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
