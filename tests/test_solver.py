@@ -194,7 +194,9 @@ def test_reductions_come_from_the_game_modules_search_data(monkeypatch):
     ex = create("exiles")
     groups = profile_for(ex).same_foundations
     assert len(groups) == 2 and all(len({ex.fbase[f] for f in g}) == 1 for g in groups)
-    assert not hasattr(zwarta_kolumna, "SEARCH") and profile_for(create("zwarta-kolumna")) == Profile()
+    zk = profile_for(create("zwarta-kolumna"))  # no symmetry, only its proof of loss
+    assert zk == Profile(notes=zk.notes, dead_ends=(zwarta_kolumna.a_card_the_third_layout_cannot_free,),
+                         dead_ends_at_nodes=False)
     monkeypatch.setattr(exiles_module, "SEARCH", {"interchangeable_piles": True})
     with pytest.raises(ValueError, match="unknown SEARCH hints"):
         profile_for(ex)
@@ -254,3 +256,22 @@ def test_greedy_prefers_a_foundation_move():
     t = table_with(ns, {"p1": ["AS"], "p2": ["7D"]}, stock=["9C"])
     r = play_greedy(ns, table=t, max_moves=1)
     assert r.line and ns.roles[r.line[0].dst] == "foundation"
+
+
+def test_a_won_line_is_replayed_through_the_checked_path_before_it_is_reported(exiles, monkeypatch):
+    """solve() asks Table.apply (Game.step, every rule) of each move of a line before it answers won."""
+    from replay.engine.errors import IllegalMove
+    from replay.engine.game import Game
+
+    real, calls = Game.step, []
+
+    def step(self, t, m):  # the checked path refuses the 5th move it is asked
+        calls.append(m)
+        if len(calls) == 5:
+            raise IllegalMove("ex-6", "refused by the test", m)
+        return real(self, t, m)
+
+    monkeypatch.setattr(Game, "step", step)
+    with pytest.raises(IllegalMove):
+        solve(exiles, deck=exiles.deck_from_seed(EXILES_WON), budget=Budget(nodes=5000))
+    assert len(calls) == 5

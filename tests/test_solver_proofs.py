@@ -115,3 +115,59 @@ def test_a_proof_at_the_root_answers_without_search():
     r = solve(game, t, budget=Budget(nodes=10))
     assert r.status == UNWINNABLE and r.nodes == 0 and r.proof and "QH" in r.proof
     assert _exhaustively_won(game, t) is False
+
+
+def _last_pass_end_game(game, rng: random.Random, piles: int = 3):
+    """A position of the last pass near the end: each suit's ace foundation built up and its king foundation
+    built down to random heights, the cards left (a few) spread over ``piles`` random piles and the stock."""
+    t = game.new_table(game.deck_from_seed(0))
+    for i, role in enumerate(game.roles):
+        if role != "foundation":
+            t.piles[i] = []
+    rest = []
+    for f in game.foundations:
+        suit, up = t.fsuit[f], game.fdir[f] > 0
+        height = rng.choice((10, 11, 12, 13, 13, 13, 13, 13))
+        ranks = range(height) if up else range(12, 12 - height, -1)
+        t.piles[f] = [C.make(r, suit) for r in ranks]
+        rest += [C.make(r, suit) for r in range(13) if r not in ranks]
+    rng.shuffle(rest)
+    tableau = game.by_role["tableau"]
+    places = [tableau[i] for i in rng.sample(range(len(tableau)), piles)] + [game.stock]
+    for card in rest:
+        t.piles[rng.choice(places)].append(card)
+    t.passes, t.rounds = game.setup.max_passes, 1
+    return t
+
+
+@pytest.mark.parametrize("game_id, variants, rulings", [
+    ("zwarta-kolumna", (), {}),
+    ("zwarta-kolumna", ("chaldejski",), {"side-reach": "adjacent"}),
+    ("printex-frame", (), {}),
+    ("printex-frame", ("cztery-katy",), {}),
+])
+def test_last_pass_proofs_agree_with_exhaustive_search(game_id, variants, rulings):
+    game = create(game_id, variants, rulings)
+    profile = profile_for(game)
+    assert profile.dead_ends, f"{game_id} declares a proof of loss"
+    rng = random.Random(12)
+    fired = won = lost = 0
+    for _ in range(150):
+        t = _last_pass_end_game(game, rng)
+        why = profile.lost(t)
+        truth = _exhaustively_won(game, t)
+        if truth is None:
+            continue
+        won += truth
+        lost += not truth
+        if why:
+            fired += 1
+            assert truth is False, f"the proof says {why!r} but the position can be won"
+    assert won >= 10 and lost >= 5 and fired >= 3, (won, lost, fired)
+
+
+def test_last_pass_proofs_wait_for_the_last_pass():
+    game = create("zwarta-kolumna")
+    t = _last_pass_end_game(game, random.Random(3))
+    t.passes = 2
+    assert profile_for(game).lost(t) is None

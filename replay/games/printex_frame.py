@@ -234,3 +234,37 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     book.refuse_others("redeal", "pf-19")
     return Setup(layout=layout, book=book, bases=take_out_the_bases(layout, readings["foundation-arrangement"]),
                  max_passes=PASSES, options=options)
+
+
+# ----------------------------------------------------------------------------- for the solver
+
+
+def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
+    """Lost when, in the third laying-out, some card can never reach a foundation.
+
+    The common proof (:func:`replay.solver.proofs.a_card_the_last_pass_cannot_free`, whose docstring
+    argues its soundness) told this game's facts: a card on a pile reaches the foundations its
+    position gives (pf-8 to pf-12; all of them with the variant any-pile-after-third-deal, which
+    frees every pile in this pass); a card of the stock may land anywhere (a moved corner is refilled
+    from the deck, pf-13, pf-14), so it is taken to reach every foundation; cards are built on one
+    another only in the cztery-katy variant (pf-22), one rank up or down (in suit, by ruling).
+    """
+    from replay.solver.proofs import a_card_the_last_pass_cannot_free
+
+    g = t.game
+    if t.passes < PASSES:
+        return None
+    reach, anywhere = g.options["reach"], "any-pile-after-third-deal" in g.variants
+
+    def reaches(place: int | None, f: int) -> bool:
+        return place is None or anywhere or reach[place][f]
+
+    builds = g.options["builds"] if "cztery-katy" in g.variants else None
+    return a_card_the_last_pass_cannot_free(t, reaches, lambda j: None, builds)
+
+
+#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the proof
+#: is asked at the root only; at every position of the third laying-out it pruned a third to a half of
+#: them but cost six times the search's speed (about 1.5 ms a position) and decided no more deals,
+#: at 1 s or at 2,000 positions (benchmarks/README.md)
+SEARCH = {"dead_ends": (a_card_the_third_layout_cannot_free,), "dead_ends_at_nodes": False}

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from replay.engine import cards as C
@@ -238,10 +239,17 @@ def frees_a_card(game: Game, t: Table, src: int) -> bool:
     """Whether the top card of ``src`` may now go to a foundation (asked of the engine's own rules)."""
     if not t.piles[src]:
         return False
-    for f in game.foundations:
-        if t.allows(Move("move", src, f)):
+    allows = game.allows
+    for m in _to_foundations(game, src):
+        if allows(t, m):
             return True
     return False
+
+
+@lru_cache(maxsize=None)
+def _to_foundations(game: Game, src: int) -> tuple[Move, ...]:
+    """The moves from ``src`` to each foundation (made once: moves are immutable)."""
+    return tuple(Move("move", src, f) for f in game.foundations)
 
 
 def _reduce(game: Game, t: Table, moves: list[Move], profile: Profile) -> list[Move]:
@@ -305,7 +313,7 @@ class _Frame:
 
 
 #: how often (in positions expanded) ``solve`` looks at the clock, ``should_stop`` and ``progress``
-CHECK_EVERY = 64
+CHECK_EVERY = 16
 #: the least time between two calls of ``progress`` (seconds)
 PROGRESS_EVERY = 0.5
 
@@ -367,6 +375,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
             best = home
         if home == C.DECK_SIZE:  # Game.is_won, without counting again
             line.append(m)
+            _check_won_line(table, line)  # a copy of the given table: the root before any move
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
                           reductions=profile.notes, best_home=best, pruned=pruned)
         if lost is not None and lost(child):
@@ -375,7 +384,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         if max_nodes is not None and nodes >= max_nodes:
             stopped = "nodes"
             break
-        if timed and (nodes % CHECK_EVERY) == 0:
+        if timed and nodes % CHECK_EVERY == 0:
             now = time.perf_counter()
             if deadline is not None and now > deadline:
                 stopped = "seconds"
@@ -392,6 +401,16 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     status = UNKNOWN if stopped else UNWINNABLE
     return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
                   pruned=pruned)
+
+
+def _check_won_line(table: Table, line: list[Move]) -> None:
+    """Replay a line the search found through the checked path (:meth:`Table.apply`, every rule asked
+    again) and make sure it ends won, before it is reported: the engine stays the authority."""
+    t = table.copy()
+    for m in line:
+        t.apply(m)  # raises IllegalMove if the search ever made a move the rules refuse
+    if not t.is_won():
+        raise AssertionError(f"the search's line of {len(line)} moves does not end won")
 
 
 def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
