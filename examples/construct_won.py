@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT.parent))
 
 from replay.engine.game import Game, Move, Table  # noqa: E402
 from replay.engine.layout import FOUNDATION  # noqa: E402
+from replay.fsio import atomic_write  # noqa: E402
 from replay.games.catalog import catalog, create  # noqa: E402
 from replay.log.play import dumps, new_log, step_of  # noqa: E402
 from replay.log.validate import check_bytes  # noqa: E402
@@ -186,7 +187,7 @@ def main() -> int:
         assert report.ok, report
         path = out / gid / form / f"won-constructed-{seed}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(log), encoding="utf-8")
+        atomic_write(path, dumps(log).encode("utf-8"))  # regenerating the examples is the purpose
         print(f"{path.relative_to(ROOT.parent)}: {len(b.moves)} moves")
     for f in failed:
         print(f"no win constructed for {f} in {TRIES} tries", file=sys.stderr)

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
 from replay.engine.game import Game, Move, Table  # noqa: E402
+from replay.fsio import atomic_write  # noqa: E402
 from replay.games.catalog import catalog, create  # noqa: E402
 from replay.log.play import dumps, new_log, play, step_of  # noqa: E402
 
@@ -71,7 +72,7 @@ def meta_for(seed: int, note: str | None = None) -> dict[str, Any]:
 
 def write(path: Path, log: dict[str, Any] | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(log if isinstance(log, bytes) else dumps(log).encode("utf-8"))
+    atomic_write(path, log if isinstance(log, bytes) else dumps(log).encode("utf-8"))
 
 
 def games(out: Path, won_search: int = 120) -> list[Path]:
@@ -304,7 +305,7 @@ def broken(out: Path) -> list[Path]:
         write(path, data)
         written.append(path)
         lines.append(f"{name}: {json.dumps({**expect, 'notes': what}, ensure_ascii=False)}")
-    (out / "expectations.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write(out / "expectations.yaml", ("\n".join(lines) + "\n").encode("utf-8"))
     return written
 
 

@@ -278,16 +278,21 @@ def test_reports_are_written_as_they_are_made_not_kept_to_the_end(monkeypatch, c
 # --------------------------------------------------------------------------- file names and odd paths (issue #13 §3, #16)
 
 
-STRICT_ENV = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
+STRICT_ENVS = {
+    "C.UTF-8": {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"},
+    "utf-8:strict": {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"},
+}
 
 
+@pytest.mark.parametrize("locale", list(STRICT_ENVS))
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path, fmt):
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path, fmt, locale):
     d = os.fsencode(tmp_path)
     for name, text in ((b"ok\xff.json", game_text()), (b"bad\xfe\t.json", "{")):
         with open(os.path.join(d, name), "wb") as fh:
             fh.write(text.encode())
-    env = {**os.environ, **STRICT_ENV}
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LANG", "PYTHONIOENCODING")}
+    env.update(STRICT_ENVS[locale])
     r = subprocess.run(REPLAY + ["validate", "--format", fmt, str(tmp_path)], cwd=ROOT, env=env,
                        capture_output=True)
     assert r.returncode == 1, r.stderr  # one log valid, one malformed: exit 1 is the verdict, not a crash

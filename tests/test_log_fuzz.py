@@ -400,3 +400,42 @@ def test_a_valid_log_with_odd_but_strict_json_stays_valid():
     raw = raw.replace(b'"NaN \\\\u00e9', b'"NaN \\u00e9')
     report = check_bytes(raw, "ok.json")
     assert report.verdict == VALID, report.problems
+
+
+_pairs_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.lists(
+        st.tuples(st.sampled_from(["a", "b", "é", 'q"uote', "back\\slash", ""]), inner), max_size=3
+    ).map(lambda kv: ("obj", kv)),
+    max_leaves=8,
+)
+
+
+def _render(v: Any) -> tuple[str, bool]:
+    """JSON text of ``v`` (objects as lists of pairs, duplicates kept) and whether RFC 8259 refuses it."""
+    if isinstance(v, tuple) and v[:1] == ("obj",):
+        parts, bad = [], len({k for k, _ in v[1]}) < len(v[1])
+        for k, x in v[1]:
+            text, b = _render(x)
+            parts.append(json.dumps(k) + ": " + text)
+            bad = bad or b
+        return "{" + ", ".join(parts) + "}", bad
+    if isinstance(v, list):
+        rendered = [_render(x) for x in v]
+        return "[" + ", ".join(t for t, _ in rendered) + "]", any(b for _, b in rendered)
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        return json.dumps(v), True
+    return json.dumps(v), False
+
+
+@settings(FUZZ, max_examples=500)
+@given(_pairs_values)
+def test_the_strictness_check_refuses_exactly_what_rfc_8259_refuses(v):
+    from replay.log.locate import not_strict
+    from replay.log.validate import strict_json
+
+    text, bad = _render(v)
+    found = strict_json(text.encode())
+    assert (found is not None) == bad, (text, found)
+    if bad:
+        assert not_strict(text) is not None and found[0].code == "json-syntax"

@@ -55,7 +55,9 @@ def write_won(form: Form, seed: int, nodes: int | None, out: Path) -> Path | Non
         raise RuntimeError(f"{form.label} seed {seed}: the solver's log does not validate: {report.problems}")
     path = out / form.game / form_dir(form) / f"won-{seed}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    from replay.fsio import atomic_write
+
+    atomic_write(path, text.encode("utf-8"))  # regenerating the example is the purpose
     return path
 
 
