@@ -22,8 +22,9 @@ EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to 
 
 
 def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(code)
+    from replay.cli import fail  # at call time: replay.cli imports this module
+
+    fail(" ".join(str(message).split()), code)
 
 
 def _read(log: str) -> tuple[bytes, str]:
