@@ -328,3 +328,20 @@ def test_analyse_shows_a_progress_bar_on_a_terminal_only() -> None:
     assert b"analysing" not in out and out.decode().splitlines()[-1].endswith("inferred.")
     piped = replay("analyse", str(EXILES_LOST), "--nodes", "200")
     assert piped.stderr == ""
+
+
+def test_view_links_into_a_site_built_on_disk_or_says_it_cannot_link(tmp_path: Path) -> None:
+    log = BROKEN / "zk-illegal-zk-8.json"
+    p = check_bytes(log.read_bytes(), str(log)).first
+    assert p is not None and p.clause
+    site = tmp_path / "site"
+    site.mkdir()
+    out = tmp_path / "local.html"
+    r = replay("view", str(log), "-o", str(out), "--rules-url", str(site))
+    assert r.returncode == 0, r.stderr
+    href = f'href="{site.resolve().as_uri()}/games/zwarta-kolumna/index.html#{p.clause}"'
+    assert href in out.read_text(encoding="utf-8")
+    r = replay("view", str(log), "-o", str(tmp_path / "unlinked.html"), "--rules-url", "")
+    assert r.returncode == 0 and "not linked" in r.stderr
+    text = (tmp_path / "unlinked.html").read_text(encoding="utf-8")
+    assert '<span class="rv-clause"' in text and 'class="rv-clause" href=' not in text

@@ -22,8 +22,9 @@ EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to 
 
 
 def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(code)
+    from replay.cli import fail  # at call time: replay.cli imports this module
+
+    fail(" ".join(str(message).split()), code)
 
 
 def _read(log: str) -> tuple[bytes, str]:
@@ -142,8 +143,9 @@ def register(app: typer.Typer) -> None:
         all_readings: bool = typer.Option(False, "--all-readings",
                                           help="Also show under which readings of the rulings the log is legal."),
         rules_url: Optional[str] = typer.Option(None, "--rules-url", metavar="URL",
-                                                help="Root of the rules site the clause links point into (default: "
-                                                     "site_url of mkdocs.yml; none: clauses are quoted, not linked)."),
+                                                help="Root of the rules site the clause links point into, or the "
+                                                     "folder of a site built on disk (default: site_url of "
+                                                     "mkdocs.yml; none: clauses are quoted, not linked)."),
     ) -> None:
         """Write one self-contained HTML file that replays a game move by move.
 
@@ -175,6 +177,8 @@ def register(app: typer.Typer) -> None:
 
             readings = analyse(raw, name)
         base = rules_url if rules_url is not None else default_rules_url()
+        if base and "://" not in base and Path(base).is_dir():  # a site built on disk (mkdocs build)
+            base = Path(base).resolve().as_uri()
         page = standalone_page(v, base or None, doc, readings, title=Path(name).name)
         _save(target, page, "-o")
         what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
@@ -184,6 +188,9 @@ def register(app: typer.Typer) -> None:
         elif v.verdict != "valid" and v.problem is not None:
             what += f"; {v.verdict}: {v.problem.message}"
         typer.echo(f"wrote {target} ({what})", err=True)
+        if not base:
+            typer.echo("replay: note: the clauses are quoted, not linked: mkdocs.yml names no site_url; give "
+                       "--rules-url URL (or the folder of a site built with mkdocs build)", err=True)
 
     @app.command("analyse", epilog=EXIT_CODES_HELP)
     def analyse_cmd(

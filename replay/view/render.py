@@ -46,13 +46,18 @@ def style() -> str:
 
 
 def clause_url(base: str | None, cid: str) -> str | None:
-    """The address of clause ``cid`` on the rules site whose root is ``base`` (None: no link)."""
+    """The address of clause ``cid`` on the rules site whose root is ``base`` (None: no link).
+
+    ``base`` may be relative (the site's own pages), a web address, or a ``file:`` URL of a site
+    built on disk (``mkdocs build``), whose pages are then named with their ``index.html``.
+    """
     from replay.corpus.loader import default_corpus
 
     c = default_corpus().clauses.get(cid)
     if base is None or c is None:
         return None
-    return f"{base.rstrip('/')}/games/{c.game}/#{cid}"
+    page = "index.html" if base.startswith("file:") else ""  # a site on disk: no server to find index.html
+    return f"{base.rstrip('/')}/games/{c.game}/{page}#{cid}"
 
 
 def _clause_link(base: str | None, cid: str) -> str:
