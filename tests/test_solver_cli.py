@@ -137,6 +137,15 @@ def test_stats_on_a_dask_scheduler_gives_the_same_results_as_one_worker(tmp_path
     assert "--scheduler" in b["command"]
 
 
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
+    from replay.solver import stats as S
+
+    monkeypatch.setattr(S, "SCHEDULER_TIMEOUT", 1)
+    r = run("stats", "exiles", "--deals", "2", "--nodes", "100", "--no-greedy", "--scheduler", "tcp://127.0.0.1:1")
+    one_line_error(r, 2)
+    assert "--scheduler tcp://127.0.0.1:1" in r.stderr
+
+
 def test_the_table_and_its_page(tmp_path, monkeypatch):
     from replay.solver.stats import Form
 
