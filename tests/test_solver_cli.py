@@ -68,6 +68,10 @@ def test_solve_reports_unknown_and_unwinnable():
     assert r.exit_code == 0 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
     r = run("solve", "--game", "exiles", "--seed", "7", "--nodes", "5000")
     assert r.exit_code == 0 and r.stderr.startswith("unwinnable: the search was exhaustive")
+    # a deal of Napoleon's Square whose square locks itself: the game's proof of loss answers at once
+    r = run("solve", "napoleons-square", "--seed", "28", "--nodes", "10")
+    assert r.exit_code == 0 and r.stderr.startswith("unwinnable: proved without search: ")
+    assert "can never reach a foundation (0 nodes" in r.stderr
 
 
 @pytest.mark.parametrize("args, code", [
