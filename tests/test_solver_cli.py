@@ -68,6 +68,10 @@ def test_solve_reports_unknown_and_unwinnable():
     assert r.exit_code == 4 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
     r = run("solve", "--game", "exiles", "--seed", "7", "--nodes", "5000")
     assert r.exit_code == 3 and r.stderr.startswith("unwinnable: the search was exhaustive")
+    # a deal of Napoleon's Square whose square locks itself: the game's proof of loss answers at once
+    r = run("solve", "napoleons-square", "--seed", "28", "--nodes", "10")
+    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: proved without search: ")
+    assert "can never reach a foundation (0 nodes" in r.stderr
 
 
 @pytest.mark.parametrize("args, code", [
@@ -137,6 +141,15 @@ def test_stats_on_a_dask_scheduler_gives_the_same_results_as_one_worker(tmp_path
     assert a["solver"]["results"] == b["solver"]["results"] and len(a["solver"]["results"]) == 5
     assert a["solver"]["mean_nodes"] == b["solver"]["mean_nodes"]
     assert "--scheduler" in b["command"]
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
+    from replay.solver import stats as S
+
+    monkeypatch.setattr(S, "SCHEDULER_TIMEOUT", 1)
+    r = run("stats", "exiles", "--deals", "2", "--nodes", "100", "--no-greedy", "--scheduler", "tcp://127.0.0.1:1")
+    one_line_error(r, 2)
+    assert "--scheduler tcp://127.0.0.1:1" in r.stderr
 
 
 def test_the_table_and_its_page(tmp_path, monkeypatch):

@@ -415,5 +415,5 @@ def _carried_on_a_run(i: int, inst: list[tuple[int, int, int]], below: list[list
 
 SEARCH["dead_ends"] = (a_card_that_can_never_come_home_loses,)
 #: asked at the root only: at every position it cost five times the search's speed (about 3 ms a
-#: position) and pruned one position in ten, deciding no more deals at 1 s (benchmarks/README.md)
+#: position) and pruned one to three positions in ten, deciding no more deals at 1 s (benchmarks/README.md)
 SEARCH["dead_ends_at_nodes"] = False

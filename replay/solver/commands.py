@@ -334,6 +334,8 @@ def register(app: typer.Typer) -> None:
                                    progress=True, games=list(only) or None, scheduler=scheduler)
             except ReplayError as e:
                 _fail(e.one_line(), 1)
+            except OSError as e:
+                _fail(f"--scheduler {scheduler}: {e}")
             if full is not None:
                 try:
                     data = T.merge(full, data)
@@ -363,9 +365,12 @@ def register(app: typer.Typer) -> None:
         import time
 
         t0 = time.perf_counter()
-        with progress_bar(len(jobs), form.label) as advance:
-            results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
-                            scheduler=scheduler)
+        try:
+            with progress_bar(len(jobs), form.label) as advance:
+                results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
+                                scheduler=scheduler)
+        except OSError as e:
+            _fail(f"--scheduler {scheduler}: {e}" if scheduler else f"cannot run the local cluster: {e}")
         summary = S.summarize(results)
         import datetime as dt
         import os

@@ -129,13 +129,17 @@ def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool])
     return [play_deal(form, s, nodes, seconds, greedy) for s in seeds]
 
 
+#: seconds to wait for a dask scheduler given by address before giving up
+SCHEDULER_TIMEOUT = 10
+
+
 def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | None, workers: int | None = None,
         greedy: bool = True, progress: Callable[[int], None] | None = None,
         chunk: int = 4, scheduler: str | None = None) -> list[dict[str, Any]]:
     """Play every (form, seed) job; results in job order.
 
     ``scheduler``: the address of a dask.distributed scheduler to run the jobs on (its workers need
-    this package installed).  Otherwise ``workers`` processes (default: all cores) of a local dask
+    this package installed; OSError when it cannot be reached).  Otherwise ``workers`` processes (default: all cores) of a local dask
     cluster; one worker runs the jobs in this process.  Jobs go out in batches of ``chunk`` deals.
     """
     workers = workers or os.cpu_count() or 1
@@ -162,7 +166,7 @@ def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, boo
     from dask.distributed import Client, LocalCluster, as_completed
 
     if scheduler is not None:
-        client = Client(scheduler)
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # OSError when it cannot be reached
         cluster = None
     else:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
