@@ -268,3 +268,23 @@ def test_an_unfinished_game_claimed_over_names_a_legal_move(tmp_path):
     report = check_file(str(path))
     msg = json.dumps(report.to_json())
     assert "legal moves remain: " in msg and re.search(r"legal moves remain: (move|deal) ", msg), msg
+
+
+def test_a_freed_card_is_named_when_the_chain_is_pushed_on():
+    from replay.engine.common import move_text
+    from replay.engine.layout import FOUNDATION, TABLEAU
+
+    def freed(g: Game, t: Table) -> bool:
+        chain = t.vars.get("chain")
+        if chain is None:
+            return False
+        return any(m.type == "move" and g.roles[m.src] == TABLEAU and g.roles[m.dst] == FOUNDATION
+                   for m in g.legal_moves(t))
+
+    g, t = _exiles_position(freed)
+    chain = g.layout.index(t.vars["chain"])
+    play = next(m for m in g.legal_moves(t) if m.type == "move" and g.roles[m.dst] == FOUNDATION)
+    want = g.options["packets"][(t.piles[chain][-1] >> 2) % 13]
+    e = _refusal(g, t.copy(), Move("tuck", chain, want if want != chain else g.options["packets"][0]))
+    assert e.clause == "ex-10" and e.reason.startswith("a card has been freed: play it (")
+    assert move_text(t, play) in e.reason

@@ -242,3 +242,9 @@ def test_the_startup_benchmark_runs_and_prints_its_figures():
     assert p.returncode == 0, p.stderr
     assert re.search(r"validate LOG\s+\d+\.\d+ s wall", p.stdout) and "target: validate one log" in p.stdout
     assert ("CSafeLoader" in p.stdout) == bool(getattr(yaml, "__with_libyaml__", False))
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "replay")
+def test_help_says_each_thing_once(path):
+    text = runner.invoke(app, [*path, "--help"], terminal_width=200).output
+    assert text.count("Exit codes") <= 1, text

@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from replay.corpus.models import (
@@ -37,8 +36,24 @@ from replay.engine.errors import CorpusError
 
 M = TypeVar("M", bound=BaseModel)
 
-#: libyaml's loader when PyYAML was built with it (about ten times faster), else the pure-Python one
-SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: bumped when what the cache holds for a file changes
+CACHE_FORMAT = b"replay-corpus-cache/1"
+
+
+def safe_loader() -> type:
+    """libyaml's loader when PyYAML was built with it (about ten times faster), else the pure-Python one.
+
+    PyYAML is imported only here: with the parsed files cached, a command never needs it.
+    """
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SafeLoader":  # the loader in use, as a module attribute (imports PyYAML)
+        return safe_loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def corpus_dir() -> Path:
@@ -73,8 +88,8 @@ def _cached(raw: bytes) -> tuple[Path | None, Any]:
     where = cache_dir()
     if where is None:
         return None, None
-    # the key is the file's bytes and the parser: a change to either is a different entry
-    key = hashlib.sha256(raw + SafeLoader.__name__.encode() + yaml.__version__.encode()).hexdigest()
+    # the key is the file's bytes (both loaders read a file alike): a change is a different entry
+    key = hashlib.sha256(CACHE_FORMAT + raw).hexdigest()
     path = where / "corpus" / f"{key}.json"
     try:
         return path, json.loads(path.read_bytes())
@@ -111,8 +126,10 @@ def read_yaml(path: Path) -> Any:
     cache, data = _cached(raw)
     if data is not None:
         return data
+    import yaml
+
     try:
-        data = yaml.load(raw.decode("utf-8"), Loader=SafeLoader)  # noqa: S506 - a safe loader
+        data = yaml.load(raw.decode("utf-8"), Loader=safe_loader())  # noqa: S506 - a safe loader
     except UnicodeDecodeError as e:
         raise CorpusError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except yaml.YAMLError as e:

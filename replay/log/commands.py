@@ -389,7 +389,7 @@ def schema() -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
-    app.command("validate", epilog=EXIT_CODES_HELP)(validate)
+    app.command("validate")(validate)  # its help ends with EXIT_CODES_HELP (the docstring), once
     app.command("show")(show)
     app.command("deal")(deal)
     app.command("schema")(schema)
