@@ -91,7 +91,7 @@ def test_a_game_played_in_a_terminal(tmp_path):
     refused = screen(child)
     assert f"refused: illegal move {n_before + 1} ($.moves[{n_before + 1}])" in refused
     assert re.search(r"breaks zk-\d+: ", refused)
-    assert "original:    “" in refused and "translation: “" in refused and "table held:" in refused
+    assert "diplomatic:  “" in refused and "translation: “" in refused and "table held:" in refused
     assert len(json.loads(log.read_text())["moves"]) == n_before + 1  # not written
 
     # undo, then help, then quit

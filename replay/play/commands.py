@@ -136,10 +136,14 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
         _usage("--seed, --variant and --ruling start a new game: give a game ID, not a log")
     if new and out is None:
         _usage("a new game needs --out FILE, where its log is written")
-    if out is not None and out.exists() and not force and not (not new and out.resolve() == Path(target).resolve()):
-        _usage(f"{out} exists; give --force to overwrite it")
-    if out is not None and out.is_dir():
-        _usage(f"{out} is a directory")
+    if out is not None:  # continuing LOG into LOG itself is the command's purpose (an update)
+        from replay.fsio import WriteRefused, check_target
+
+        same = not new and out.resolve() == Path(target).resolve()
+        try:
+            check_target(out, force=force, update=same)
+        except WriteRefused as e:
+            _usage(e.message)
     if new:
         inst, log = new_game(target, variant, ruling, seed, "replay play")
         assert out is not None

@@ -204,14 +204,17 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
     else:
         cols.append(("diplomatic", lang, f"Diplomatic · {LANG_NAMES.get(lang, lang)}", diplomatic))
     cols.append(("translation", "en", "Translation · English", c.translation))
-    for w, p in d.corpus.witness_passages(c.id):
+    witnesses = d.corpus.witness_passages(c.id)
+    for w, p in witnesses:
         if p.quote is not None:
             src = w.sources[p.source]
             kind = "English original" if w.relation == "original" else "Compare"
             cols.append(("witness", "en", f"{kind} · {src.section.title()} · {p.part}", f"“{p.quote}”"))
     # two Russian columns: the English beneath them, the whole width (three layers) or beside
     # the English witness (four) -- replay.css
-    shape = f" clause-text--{'three' if len(cols) == 3 else 'four'}" if lang == "ru" and len(cols) in (3, 4) else ""
+    shape = ""
+    if lang == "ru" and len(cols) in (3, 4):
+        shape = f" clause-text--{'three' if len(cols) == 3 else 'four'}"
     out = [f'<div class="clause-text{shape}" markdown>', ""]
     for cls, lng, caption, body in cols:
         shown = esc(body) if cls in ("translation", "witness") else mark_terms(esc(body), words or {})

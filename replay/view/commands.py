@@ -7,9 +7,7 @@ or the analysis file does not belong to it; 2 usage or I/O error.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
@@ -33,47 +31,22 @@ def _read(log: str) -> tuple[bytes, str]:
     return read(log)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory (fsync, then rename)."""
-    parent = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _output(out: Path, log: str, force: bool, option: str) -> Path:
-    """Check that ``out`` may be written: never the input, nothing existing without --force, a directory that exists."""
-    if log != "-" and out.exists():
-        try:
-            if out.samefile(log):
-                _fail(f"{option} {out}: that is the log itself; it is never overwritten")
-        except OSError:
-            pass
-    if out.is_dir():
-        _fail(f"{option} {out}: is a directory")
-    if out.exists() and not force:
-        _fail(f"{option} {out}: the file exists; pass --force to replace it")
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        _fail(f"{option} {out}: no such directory: {out.parent}")
-    return out
+    """Check that ``out`` may be written (replay.fsio): never the log, nothing existing without --force."""
+    from replay.fsio import WriteRefused, check_target
+
+    try:
+        return check_target(out, inputs=[log] if log != "-" else [], force=force)
+    except WriteRefused as e:
+        _fail(f"{option}: {e.message}")
+        raise  # unreachable
 
 
 def _save(out: Path, text: str, option: str) -> None:
+    from replay.fsio import atomic_write
+
     try:
-        write_atomic(out, text)
+        atomic_write(out, text.encode("utf-8"))
     except OSError as e:
         _fail(f"{option} {out}: cannot write: {e.strerror or e}")
 
@@ -138,7 +111,7 @@ def register(app: typer.Typer) -> None:
                                                 "beside it)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
         analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE",
-                                                help="Show the verdicts of `replay analyse --format json` (or its "
+                                                help="Show the verdicts of replay analyse --format json (or its "
                                                      "-o FILE) on the timeline."),
         all_readings: bool = typer.Option(False, "--all-readings",
                                           help="Also show under which readings of the rulings the log is legal."),
@@ -203,7 +176,7 @@ def register(app: typer.Typer) -> None:
                                                      "the machine and its load)."),
         fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="Also write the JSON document here (for `replay view --analysis`)."),
+                                           help="Also write the JSON document here (for replay view --analysis)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
     ) -> None:
         """For each position of a log, whether the game could still be won from there.

@@ -7,7 +7,7 @@
   stays small and the drawing is exactly the site's);
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
   blocks): the move in words, its ``comment``, the clauses consulted, and at the move the
-  rules refuse the clause broken, in the original and in translation, linked to the rules site;
+  rules refuse the clause broken, in the diplomatic text and in translation, linked to the rules site;
 * with an analysis (``replay analyse``) each position's verdict, also on a timeline.
 
 ``viewer.js`` (:data:`SCRIPT`) makes it a stepper: buttons, a slider, a timeline, the move
@@ -152,7 +152,7 @@ def _comment(move: dict[str, Any] | None) -> str:
 
 
 def violation_html(v: GameView, base: str | None) -> str:
-    """The refused move: the clause broken, quoted in the original and in translation, with its link."""
+    """The refused move: the clause broken, quoted in the diplomatic text and in translation, with its link."""
     r = v.refused
     if r is None:
         return ""
@@ -161,8 +161,8 @@ def violation_html(v: GameView, base: str | None) -> str:
            f"{html.escape(p.message)}</p>"]
     if p.clause:
         out.append(f"<p>It breaks {_clause_link(base, p.clause)}.</p>")
-        if p.original or p.translation:
-            out.append('<blockquote class="rv-original" lang="und">' + html.escape(p.original or "") + "</blockquote>")
+        if p.diplomatic or p.translation:
+            out.append('<blockquote class="rv-diplomatic" lang="und">' + html.escape(p.diplomatic or "") + "</blockquote>")
             out.append('<blockquote class="rv-translation" lang="en">' + html.escape(p.translation or "")
                        + "</blockquote>")
     if p.held:
