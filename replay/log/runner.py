@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -80,6 +79,8 @@ def run(files: list[str], opts: Options, jobs: int | None = None,
     if STDIN in files:
         stdin_report = check_bytes(read_stdin(), "<stdin>", lenient=opts.lenient, until=opts.until)
     if jobs > 1 and len(disk) >= PARALLEL_FROM:
+        from concurrent.futures import ProcessPoolExecutor  # here: one log need not load multiprocessing
+
         _warm()
         chunk = max(1, min(64, len(disk) // (jobs * 8)))
         with ProcessPoolExecutor(max_workers=min(jobs, len(disk))) as pool:
