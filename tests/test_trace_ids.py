@@ -29,6 +29,7 @@ def test_every_id_that_trace_prints_is_a_query_it_accepts():
     printed |= {m.group(1) + "::" + m.group(2) for m in re.finditer(r"^\s+(tests/\S+\.py):\d+\s+(\S+)", out, re.M)}
     printed |= {m.group(1) for m in re.finditer(r"^\s+(tests/\S+\.py:\d+)\s", out, re.M)}
     printed |= {m.group(1) for m in re.finditer(r"^\s+replay\.[\w.]+\s+(replay/\S+\.py):\d+", out, re.M)}
+    printed |= {m.group(1) for m in re.finditer(r"^\s+replay\.[\w.]+\s+(replay/\S+\.py:\d+)", out, re.M)}
     assert any(p.startswith("amb-") for p in printed) and any("::" in p for p in printed)
     for query in sorted(printed):
         result = trace(query)
@@ -88,3 +89,13 @@ def test_the_layers_have_one_name_each(query):
     rec = doc["clauses"][0]
     assert {"verbatim", "diplomatic", "modern", "translation"} <= rec.keys()
     assert "original" not in rec and "normalized" not in rec
+
+
+def test_a_function_s_path_and_line_finds_that_function():
+    from replay.engine.registry import implementations
+
+    trace("zk-8")  # the registry is filled
+    impl = implementations()["replay.games.zwarta_kolumna.freed_places_are_not_refilled"]
+    for line in (impl.line, impl.end_line):
+        result = trace(f"{impl.file}:{line}")
+        assert result.kind == "function" and [f.name for f in result.functions] == [impl.name]

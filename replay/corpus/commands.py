@@ -41,8 +41,9 @@ def corpus_lock() -> None:
 
 @corpus_app.command("export")
 def corpus_export(
-    format: str = typer.Option("tei", "--format", help="Export format (tei: TEI P5 XML, one file per text)."),
-    out: str = typer.Option("build/tei", "--out", "-o", help="Directory to write into."),
+    format: str = typer.Option("tei", "--format", metavar="tei",
+                               help="Export format: tei, TEI P5 XML, one file per text (the only one)."),
+    out: str = typer.Option("build/tei", "--out", "-o", metavar="DIR", help="Directory to write into."),
 ) -> None:
     """Export the corpus: one TEI P5 document per text (clauses as seg, OCR repairs as sic/corr, …)."""
     from pathlib import Path
@@ -68,7 +69,8 @@ def corpus_export(
 
 @corpus_app.command("schema")
 def corpus_schema(
-    out: str = typer.Option("", "--out", "-o", help="Directory (default: the corpus's schema/ folder)."),
+    out: str = typer.Option("", "--out", "-o", metavar="DIR",
+                            help="Directory to write into (default: the corpus's schema folder)."),
 ) -> None:
     """Write the JSON Schemas of the corpus files (generated from the pydantic models)."""
     from pathlib import Path

@@ -6,7 +6,6 @@ import errno
 import os
 import stat
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -117,6 +116,8 @@ def run(files: list[str], opts: Options, jobs: int | None = None,
     if STDIN in files:
         stdin_report = check_bytes(read_stdin(), "<stdin>", lenient=opts.lenient, until=opts.until)
     if jobs > 1 and len(disk) >= PARALLEL_FROM:
+        from concurrent.futures import ProcessPoolExecutor  # here: one log need not load multiprocessing
+
         _warm()
         chunk = max(1, min(64, len(disk) // (jobs * 8)))
         with ProcessPoolExecutor(max_workers=min(jobs, len(disk))) as pool:

@@ -94,10 +94,15 @@ def find_functions(query: str) -> list[Implementation]:
 
 def find_module(query: str) -> list[Implementation]:
     """Registered functions of the module ``query`` names: ``replay.games.zwarta_kolumna``,
-    ``games.zwarta_kolumna``, ``zwarta_kolumna``, or its file ``replay/games/zwarta_kolumna.py``."""
+    ``games.zwarta_kolumna``, ``zwarta_kolumna``, or its file ``replay/games/zwarta_kolumna.py``;
+    or, for ``path.py:line`` as trace prints it, the function whose lines hold that line."""
     q = query.strip().casefold()
     if not q or " " in q:
         return []
+    at = re.fullmatch(r"(.+\.py):(\d+)", q)
+    if at:  # path:line, as trace prints a function: the function whose lines hold it
+        file, line = at.group(1), int(at.group(2))
+        return [i for i in _registry().values() if i.file.casefold() == file and i.line <= line <= i.end_line]
     if q.endswith(".py"):
         q = q[:-3].replace("/", ".").replace("\\", ".")
     impls = _registry()
