@@ -195,6 +195,10 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     assert "measured again by `again`" in T.render_page(merged)
     with pytest.raises(ValueError):
         T.merge(full, full)
+    # a reading that is no longer measured (it became the default) leaves the merged table
+    monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    again = T.merge(full, T.run_table(command="after", games=["exiles"], **kw))
+    assert full["rulings"] and not [r for r in again["rulings"] if r["game"] == "exiles"]
 
 
 def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):

@@ -240,15 +240,31 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     stamp = {"version": part["version"], "commit": part["commit"], "date": part["date"]}
     new_forms = {r["label"]: {**r, "made_by": stamp} for r in part["forms"]}
     new_rulings = {r["label"]: {**r, "made_by": stamp} for r in part["rulings"]}
-    out["forms"] = [new_forms.get(r["label"], r) if r["game"] in games else r for r in full["forms"]]
-    out["rulings"] = [new_rulings.get(r["label"], r) if r["game"] in games else r for r in full["rulings"]]
-    known = {r["label"] for r in full["forms"]} | {r["label"] for r in full["rulings"]}
-    out["forms"] += [r for label, r in new_forms.items() if label not in known]
-    out["rulings"] += [r for label, r in new_rulings.items() if label not in known]
+    out["forms"] = _replace_rows(full["forms"], list(new_forms.values()), games)
+    out["rulings"] = _replace_rows(full["rulings"], list(new_rulings.values()), games)
     if "napoleon_modern" in part:
         out["napoleon_modern"] = {**part["napoleon_modern"], "made_by": stamp}
     out["reruns"] = list(full.get("reruns", [])) + [{
         "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"]}]
+    return out
+
+
+def _replace_rows(old: list[dict[str, Any]], new: list[dict[str, Any]], games: set[str]) -> list[dict[str, Any]]:
+    """``old`` with every row of ``games`` replaced by ``new``'s rows of that game, where the first stood.
+
+    A row of those games that the re-run no longer makes (a reading that became the default, one
+    that was removed) goes: the table describes the code that re-ran them, not an older one.
+    """
+    out: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for r in old:
+        g = r["game"]
+        if g not in games:
+            out.append(r)
+        elif g not in placed:
+            placed.add(g)
+            out += [n for n in new if n["game"] == g]
+    out += [n for n in new if n["game"] not in placed]
     return out
 
 
