@@ -345,3 +345,37 @@ def test_view_links_into_a_site_built_on_disk_or_says_it_cannot_link(tmp_path: P
     assert r.returncode == 0 and "not linked" in r.stderr
     text = (tmp_path / "unlinked.html").read_text(encoding="utf-8")
     assert '<span class="rv-clause"' in text and 'class="rv-clause" href=' not in text
+
+
+def test_analyse_gives_the_best_line_where_it_cannot_decide() -> None:
+    """Where the search runs out of budget, the best line it found is given and is legal, as the user may play it."""
+    from replay.solver.logs import steps_from
+    from replay.view.analyse import analysis_of
+
+    raw = ZK_LOST.read_bytes()
+    doc, positions = analysis_of(raw, str(ZK_LOST), Budget(nodes=300))
+    data = json.loads(raw)
+    undecided = [p for p in positions if p.how == "solved" and p.status != WON]
+    assert undecided, "the Polish deal is not decided in 300 nodes"
+    for p in undecided[:3]:
+        d = doc["positions"][p.position]
+        assert d["best_home"] == p.best_home and d["best_line"] == p.best_line and p.best_line
+        r = solve(*_game_and_table(data, p.position), budget=Budget(nodes=300))
+        assert r.best_home == p.best_home
+        game, table = _game_and_table(data, p.position)
+        entries = steps_from(game, table, r.best_line)
+        longer = {k: v for k, v in data.items() if k != "result"}
+        longer["moves"] = data["moves"][: p.position] + entries
+        report = check_bytes(json.dumps(longer).encode(), "best line")
+        assert report.verdict == "valid", report.first
+        for m in r.best_line:
+            table.apply(m)
+        assert table.cards_home() == p.best_home
+
+
+def _game_and_table(data: dict, k: int):
+    from replay.log.validate import parse, replay_to
+
+    inst, table, made, _ = replay_to(parse(json.dumps(data).encode()), k)
+    assert made == k
+    return inst.game, table

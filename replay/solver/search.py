@@ -39,7 +39,7 @@ is deterministic; a time budget makes it depend on the machine.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -84,6 +84,7 @@ class Result:
     best_home: int = 0  #: the most cards on the foundations in any position the search reached
     proof: str | None = None  #: unwinnable without search: the reason a static proof of loss gave at the root
     pruned: int = 0  #: positions the search entered and found lost by a static proof (not expanded)
+    best_line: list[Move] = field(default_factory=list)  #: moves to the first position with ``best_home`` cards home
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
@@ -357,6 +358,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     stopped = None
     cards_home = game.cards_home
     best = cards_home(root)
+    best_line: list[Move] = []
     while stack:
         frame = stack[-1]
         if frame.next >= len(frame.moves):
@@ -373,11 +375,12 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         home = cards_home(child)
         if home > best:
             best = home
+            best_line = [*line, m]  # at most 104 times a search: the cost stays off the common path
         if home == C.DECK_SIZE:  # Game.is_won, without counting again
             line.append(m)
             _check_won_line(table, line)  # a copy of the given table: the root before any move
             return Result(WON, line, nodes, time.perf_counter() - start, positions=len(seen),
-                          reductions=profile.notes, best_home=best, pruned=pruned)
+                          reductions=profile.notes, best_home=best, pruned=pruned, best_line=list(line))
         if lost is not None and lost(child):
             pruned += 1
             continue
@@ -400,7 +403,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         line.append(m)
     status = UNKNOWN if stopped else UNWINNABLE
     return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
-                  pruned=pruned)
+                  pruned=pruned, best_line=best_line)
 
 
 def _check_won_line(table: Table, line: list[Move]) -> None:

@@ -49,6 +49,8 @@ class PositionDoc(_Doc):
     nodes: int | None = Field(None, ge=0)
     stopped_by: str | None = None
     line: list[str] = []
+    best_home: int | None = Field(None, ge=0, le=104)
+    best_line: list[str] = []
 
 
 class BudgetDoc(_Doc):
@@ -101,6 +103,8 @@ class Position:
     stopped_by: str | None = None  #: solved, unknown: the budget that ran out
     line: list[str] = field(default_factory=list)  #: won: a winning line from here, as short moves
     entries: list[dict[str, Any]] = field(default_factory=list)  #: won: the same line as log entries
+    best_home: int | None = None  #: searched, not won: the most cards home the search reached from here
+    best_line: list[str] = field(default_factory=list)  #: searched, not won: the moves to that position
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"position": self.position, "status": self.status, "how": self.how}
@@ -112,6 +116,8 @@ class Position:
             d["stopped_by"] = self.stopped_by
         if self.status == WON:
             d["line"] = self.line
+        elif self.best_home is not None:
+            d["best_home"], d["best_line"] = self.best_home, self.best_line
         return d
 
 
@@ -146,7 +152,8 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
         if p.status in (WON, UNWINNABLE):
             return
         p.status, p.how, p.source, p.reason = status, "inferred", source, reason
-        p.nodes = p.stopped_by = None
+        p.nodes = p.stopped_by = p.best_home = None
+        p.best_line = []
         if status == WON:
             p.entries = list(g.entries[k:source]) + pos[source].entries
             p.line = [short_move(e) for e in p.entries]
@@ -161,7 +168,10 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
             p.line = [short_move(e) for e in p.entries]
             for j in range(k - 1, -1, -1):
                 settle(j, WON, k, f"the log's moves lead to position {k}, which can be won")
-        elif r.status == UNWINNABLE:
+        else:  # the best line found: the most cards the search brought home from here, and how
+            p.best_home, p.best_line = r.best_home, [short_move(e) for e in steps_from(g.game, g.tables[k],
+                                                                                    r.best_line)]
+        if r.status == UNWINNABLE:
             for j in range(k + 1, n):
                 settle(j, UNWINNABLE, k, f"it is reached from position {k}, which cannot be won")
         after = sum(p.status is not None for p in pos)
@@ -323,6 +333,10 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
         if p["status"] == WON and p.get("line"):
             ln = p["line"]
             line = f"; line of {len(ln)}: " + " ".join(ln[:line_moves]) + (" …" if len(ln) > line_moves else "")
+        elif p.get("best_line"):
+            ln = p["best_line"]
+            line = (f"; best found: {p['best_home']} cards home after {len(ln)}: " + " ".join(ln[:line_moves])
+                    + (" …" if len(ln) > line_moves else ""))
         mark = "  <- the move that lost the game" if k == doc.get("lost_after") else ""
         out.append(f"  {k:>4}  {move:<{width}}  {status:<21}  {how}{line}{mark}")
     out.append(doc["summary"])
