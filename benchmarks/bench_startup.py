@@ -2,7 +2,7 @@
 """How long does `replay validate one.json` take, start to finish?  (issue #16: at most 0.35 s wall.)
 
     .venv/bin/python benchmarks/bench_startup.py                 # 10 runs of each command, best counts
-    .venv/bin/python benchmarks/bench_startup.py --repeat 20 --log examples/games/exiles/base/won-seed-19.json
+    .venv/bin/python benchmarks/bench_startup.py --repeat 20 --log examples/games/exiles/base/won-2.json
 
 It runs the installed ``replay`` console script as a user does (a fresh process each time) and
 prints, for ``replay --help``, ``replay --version`` and ``replay validate LOG``, the best and the

@@ -167,7 +167,13 @@ def _refusal(g: Game, t: Table, m: Move) -> IllegalMove:
 
 
 def _foundation_with(g: Game, t: Table) -> tuple[int, int]:
-    """(a foundation with a card, a tableau pile) of table ``t`` (bases placed before the deal)."""
+    """(a foundation with a card, a tableau pile) of table ``t``: bases placed before the deal, or the
+    first card the legal moves send home (Napoleon's Square starts with its foundations empty)."""
+    for _ in range(200):
+        if any(t.piles[f] for f in g.foundations):
+            break
+        moves = g.legal_moves(t)
+        t.push(next((m for m in moves if m.dst in g.foundations), moves[0]))
     f = next(f for f in g.foundations if t.piles[f])
     return f, g.by_role["tableau"][0]
 
@@ -185,6 +191,7 @@ def test_two_cards_at_once_in_printex_frame_cite_pf17_and_the_register_not_pf7()
 
 @pytest.mark.parametrize("gid, clause, register", [
     ("zwarta-kolumna", "zk-5", "amb-zk-no-return"), ("printex-frame", "pf-4", "amb-pf-no-return"),
+    ("napoleons-square", "ns-8", "amb-ns-no-return"),
 ])
 def test_a_card_taken_back_from_a_foundation_cites_the_foundation_clause_and_the_register(gid, clause, register):
     g = _g(gid)
@@ -288,3 +295,18 @@ def test_a_freed_card_is_named_when_the_chain_is_pushed_on():
     e = _refusal(g, t.copy(), Move("tuck", chain, want if want != chain else g.options["packets"][0]))
     assert e.clause == "ex-10" and e.reason.startswith("a card has been freed: play it (")
     assert move_text(t, play) in e.reason
+
+
+@pytest.mark.parametrize("variant, clause", [("gotycki-zamek", "zk-19"), ("cztery-katy", "zk-22")])
+def test_a_base_left_lying_cites_the_clause_of_the_variant_played(variant, clause):
+    """base-timing = on-dealing: the refusal quotes the variant's own sentence, not the other variant's."""
+    g = _g("zwarta-kolumna", variant)
+    for seed in range(1, 60):
+        t = g.new_table(g.deck_from_seed(seed))
+        t.push(Move("deal"))
+        if g.violation(t, Move("deal")) is not None:
+            break
+    else:
+        pytest.fail("no deal of seeds 1-59 leaves a base lying after the first round")
+    e = _refusal(g, t, Move("deal"))
+    assert e.clause == clause and "is placed at once" in e.reason

@@ -366,6 +366,9 @@ def test_until_past_the_end_warns_and_all_readings_refuses_lenient(tmp_path):
     assert r.exit_code == 0 and r.stderr == ""
     r = run("validate", "--all-readings", "--lenient", str(p))
     assert r.exit_code == 2 and r.stderr.startswith("replay: --lenient cannot be combined with --all-readings")
+    for flag in (["-q"], ["-j", "2"]):
+        r = run("validate", "--all-readings", *flag, str(p))
+        assert r.exit_code == 2 and "does nothing with --all-readings" in r.stderr
 
 
 def test_a_wrong_card_name_is_reported_before_the_illegality_it_hides(tmp_path):

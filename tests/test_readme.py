@@ -28,9 +28,14 @@ def test_commands_that_rewrite_committed_files_are_for_maintainers_only():
     assert "about an hour" in maintainers
 
 
-def test_the_users_section_keeps_a_place_for_the_walk_through():
+def test_the_users_section_walks_through_a_game_of_ones_own():
     users, _ = sections()
-    assert "<!-- WALK-THROUGH:" in users and "deal / play / view / analyse" in users
+    walk = users[users.index("## A first game"):users.index("## Validating logs")]
+    for command in ("replay deal", "replay play", "replay moves", "replay analyse", "replay view"):
+        assert command in walk, command
+    assert "README" not in walk and "WALK-THROUGH" not in walk  # no placeholder left
+    head = README[:README.index("\n# For users\n")]  # the two commands a new user needs, first
+    assert "pip install . && .venv/bin/replay validate examples/games" in head and "./scripts/test" in head
 
 
 def test_the_distribution_name_is_the_same_everywhere():

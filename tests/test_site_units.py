@@ -225,3 +225,17 @@ def test_a_clause_with_an_english_witness_shows_it_beside_the_translation_with_i
     assert w.sources[p.source].url in block and "Departs from the English" in block
     unverified = md[md.index("### zk-15 "):md.index("### zk-16 ")]
     assert "not verified" in unverified and "clause-witness\"" not in unverified
+
+
+def test_glossary_words_are_marked_only_in_the_clauses_the_glossary_lists() -> None:
+    """pf-5's "cztery kąty" are four corner cards, not the variant: the variant's tooltip stays off it."""
+    from replay.site.data import SiteData
+    from replay.site.games import glossary_words
+
+    d = SiteData.collect()
+    words = glossary_words(d, "printex-frame")
+    assert not any("cztery" in w.lower() for w in words.get("pf-5", {}))
+    marked = {cid for cid, ws in words.items() if any("cztery" in w.lower() for w in ws)}
+    listed = {cid for t in d.corpus.terms.values() if t.art for f in t.forms
+              if "cztery" in (f.match or f.form).lower() for cid in f.occurs}
+    assert marked and marked <= listed

@@ -235,3 +235,28 @@ def test_the_page_compares_two_budgets(tmp_path, monkeypatch):
     assert "## How the budget matters" in text and "| Exiles | base | 0.0% / 0.0% / 100.0% | 50.0%" in text
     with pytest.raises(ValueError):
         T.render_page(big, [], {**small, "seed": 99})
+
+
+def test_solve_reads_a_log_as_validate_does(tmp_path):
+    """No more than the size limit is read (/dev/zero ends at once), and an unreadable path is an I/O error (2)."""
+    r = run("solve", "/dev/zero", "--nodes", "10")
+    one_line_error(r, 1)
+    assert "larger than the 5,000,000-byte limit" in r.stderr
+    r = run("solve", str(tmp_path), "--nodes", "10")
+    one_line_error(r, 2)
+    assert "cannot read" in r.stderr
+
+
+def test_stats_refuses_options_that_do_nothing_in_its_mode(tmp_path):
+    for args, says in ((("--page", "data/stats/results.json", "--only", "exiles"), "--only does nothing with --page"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--format", "json"),
+                        "--format does nothing with --table"),
+                       (("exiles", "--also", "x.json"), "--also does nothing with GAME")):
+        r = run("stats", *args)
+        one_line_error(r, 2)
+        assert says in r.stderr
+    bad = tmp_path / "not-stats.json"
+    bad.write_text('{"format": "something else"}')
+    r = run("stats", "--page", str(bad))
+    one_line_error(r, 1)  # read, and rejected
+    assert "cannot render" in r.stderr

@@ -82,6 +82,12 @@ def test_view_never_overwrites_without_force_and_never_the_log(tmp_path: Path) -
     assert "it is an input of this command" in line and log.read_bytes() == before
     line = one_line_error(replay("view", str(log), "-o", str(tmp_path / "no" / "such" / "dir.html")), 2)
     assert "does not exist" in line
+    # the --analysis file is an input too: never overwritten, even with --force
+    analysis = tmp_path / "a.json"
+    assert replay("analyse", str(log), "--nodes", "10", "-o", str(analysis)).returncode == 0
+    kept = analysis.read_bytes()
+    line = one_line_error(replay("view", str(log), "--analysis", str(analysis), "-o", str(analysis), "--force"), 2)
+    assert "it is an input of this command" in line and analysis.read_bytes() == kept
 
 
 @pytest.mark.parametrize("path,code", [
@@ -112,7 +118,7 @@ def test_view_marks_the_refused_move_with_its_clause(tmp_path: Path) -> None:
     out = tmp_path / "broken.html"
     r = replay("view", str(log), "-o", str(out), "--rules-url", "https://rules.example/replay/")
     assert r.returncode == 0, r.stderr
-    assert f"move {p.move + 1} is refused ({p.clause})" in r.stderr
+    assert f"move {p.move + 1} ($.moves[{p.move}]) is refused ({p.clause})" in r.stderr
     text = out.read_text(encoding="utf-8")
     original, translation, _, _ = clause_text(p.clause)
     from html import escape
@@ -222,7 +228,7 @@ def test_analyse_infers_soundly_and_names_the_losing_move(tmp_path: Path) -> Non
     la = doc["lost_after"]
     if la is not None:
         assert doc["positions"][la]["status"] == UNWINNABLE and doc["positions"][la - 1]["status"] == WON
-        assert f"Move {la} ({doc['moves_list'][la - 1]}) lost the game" in doc["summary"]
+        assert f"Move {la} ({doc['moves_list'][la - 1]}), $.moves[{la - 1}] of the log, lost the game" in doc["summary"]
 
 
 def test_analyse_says_unknown_plainly_when_the_budget_runs_out(tmp_path: Path) -> None:

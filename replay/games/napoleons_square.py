@@ -214,7 +214,8 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                [the_square_is_dealt_first, only_top_cards_are_available, the_pack_only_fills_spaces,
                 a_space_takes_one_card_from_talon_or_pack])
     book.refuse_others("move", "ns-1")
-    book.refuse_others("move", "ns-8", src_role=FOUNDATION)  # the foundations ascend to the kings, and keep them
+    # the foundations ascend to the kings, and keep them
+    book.refuse_others("move", "ns-8", src_role=FOUNDATION, register="amb-ns-no-return")
     book.refuse_others("deal", "ns-7")
     return Setup(layout=layout, book=book, max_passes=1, options=options)
 

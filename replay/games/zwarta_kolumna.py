@@ -160,7 +160,7 @@ def ace_and_king_of_a_suit_share_a_row(t: Table, m: Move) -> str | None:
 
 
 @rule("zk-19", "zk-22")
-def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> str | None:
+def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> Reason:
     """(ruling base-timing = on-dealing) Foundation cards are taken out as they come: nothing else is done
     while a card that can found a foundation lies uncovered (placing bases, and in cztery kąty the
     replacement from a corner, excepted)."""
@@ -171,7 +171,9 @@ def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> str | None:
             continue
         for f in t.game.foundations:
             if not t.piles[f] and t.game.allows(t, Move("move", p, f)):
-                return f"{C.code(t.piles[p][-1])} on {t.name(p)} is a foundation card and is placed at once"
+                # the variant's own clause: zk-19 (gotycki zamek) or zk-22 (cztery kąty)
+                clause = "zk-22" if "cztery-katy" in t.game.variants else "zk-19"
+                return clause, f"{C.code(t.piles[p][-1])} on {t.name(p)} is a foundation card and is placed at once"
     return None
 
 

@@ -68,6 +68,8 @@ def validate(
     if all_readings and lenient:
         _usage("--lenient cannot be combined with --all-readings (which reports the first problem under each "
                "reading set)")
+    if all_readings and (quiet or jobs is not None):  # it reads the logs in one process and prints each
+        _usage(f"{'--quiet' if quiet else '--jobs'} does nothing with --all-readings")
     files, errors = collect(paths)
     if all_readings:
         raise typer.Exit(_all_readings(files, errors, until, fmt))

@@ -3,7 +3,7 @@
 The log (a dict, as :func:`replay.log.play.new_log` makes it) is the only state: a move typed is
 appended to a copy of it, the copy is judged by :func:`replay.log.validate.check_bytes` exactly as
 ``replay validate`` would judge the file, and only a valid copy replaces the log.  A refusal is
-``validate``'s own text (the clause broken, quoted in the original and in translation, what the
+``validate``'s own text (the clause broken, quoted in the diplomatic text and in translation, what the
 table held).  The table shown is the log replayed (:func:`replay.log.validate.replay_to`).  After
 every change the log is handed to ``save``, with its ``result`` claim set to the truth.
 

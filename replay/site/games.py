@@ -142,15 +142,17 @@ def words_with(text: str, needle: str) -> set[str]:
     return {m.group(0) for m in pat.finditer(text) if m.group(0)}
 
 
-def glossary_words(d: SiteData, gid: str) -> dict[str, str]:
-    """Word or phrase, as spelt in this game's clauses -> its tooltip (gloss and definition).
+def glossary_words(d: SiteData, gid: str) -> dict[str, dict[str, str]]:
+    """Per clause of this game: word or phrase, as spelt there -> its tooltip (gloss and definition).
 
     Only the terms of art (``art`` in the glossary), and only in the source texts (the diplomatic and verbatim Polish or Russian, and
     the modern-spelling Russian), and only for the words as they literally occur there: each
     glossary form's ``match`` (or the form itself) is looked for in the clauses it ``occurs`` in,
-    and the whole word around it is taken.
+    and the whole word around it is taken.  A word is marked only in the clauses the glossary lists
+    it for: the same words elsewhere may mean something else (pf-5's "cztery kąty" are four corner
+    cards, not the variant).
     """
-    found: dict[str, list[str]] = OrderedDict()
+    found: dict[str, dict[str, list[str]]] = {}
     clauses = {c.id: c for c in d.clauses_of(gid)}
     for term in d.corpus.terms.values():
         if not term.art:  # an ordinary word: in the glossary, not underlined in the text
@@ -171,10 +173,10 @@ def glossary_words(d: SiteData, gid: str) -> dict[str, str]:
                 for layer in layers:
                     for w in words_with(layer, needle):
                         if re.match(r"^\w", w) and re.search(r"\w$", w):
-                            tips = found.setdefault(w, [])
+                            tips = found.setdefault(cid, OrderedDict()).setdefault(w, [])
                             if tip not in tips:
                                 tips.append(tip)
-    return {w: " / ".join(tips) for w, tips in found.items()}
+    return {cid: {w: " / ".join(tips) for w, tips in ws.items()} for cid, ws in found.items()}
 
 
 def mark_terms(md_text: str, words: dict[str, str]) -> str:
@@ -437,7 +439,7 @@ def game_page(d: SiteData, gid: str) -> str:
             "verbatim one a click away)" + (", its modern reading in modern spelling" if text.language == "ru" else "")
             + " and the English translation; then the code that implements it and the tests that show it.", ""]
     for c in main:
-        out.append(clause_block(d, c, link, seen, words=words))
+        out.append(clause_block(d, c, link, seen, words=words.get(c.id, {})))
     if g.variants:
         out += ["## Variants", ""]
         for v in g.variants:
@@ -447,7 +449,7 @@ def game_page(d: SiteData, gid: str) -> str:
             if not vc:
                 out += ["*No clause of the text belongs to this variant alone.*", ""]
             for c in vc:
-                out.append(clause_block(d, c, link, seen, level=4, words=words))
+                out.append(clause_block(d, c, link, seen, level=4, words=words.get(c.id, {})))
     if g.relatives:
         out += ["## Published relatives", ""]
         for r in g.relatives:

@@ -149,7 +149,9 @@ def register(app: typer.Typer) -> None:
                 _fail(e.message)
         try:
             if log is not None:
-                loaded = L.read_log(log)
+                from replay.log.commands import _read  # the size cap and I/O errors (exit 2) of validate
+
+                loaded = L.load_bytes(*_read(str(log)))
                 g, deck, before, table = loaded.game, loaded.deck, loaded.steps, loaded.table
                 source = f"replay solve, from {log.name}"
                 if isinstance(loaded.data.get("meta"), dict) and "source" in loaded.data["meta"]:
@@ -245,7 +247,7 @@ def register(app: typer.Typer) -> None:
         only: List[str] = typer.Option([], "--only", metavar="GAME", help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
                                                   help="(--table --only) Replace those rows in this data file."),
-        force: bool = typer.Option(False, "--force", help="Overwrite the --out or --json file if it exists "
+        force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists "
                                                           "(never an input of the command)."),
     ) -> None:
         """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
@@ -273,6 +275,21 @@ def register(app: typer.Typer) -> None:
         modes = sum([game is not None, table, page is not None])
         if modes != 1:
             _fail("give one of: GAME, --table, --page FILE")
+        # options that would do nothing in the mode chosen are refused, not ignored
+        given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
+                 "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
+                 "--scheduler": scheduler is not None, "--nodes": nodes != 2000, "--seconds": seconds is not None,
+                 "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
+                 "--also": bool(also), "--compare": compare is not None, "--only": bool(only),
+                 "--merge-into": merge_into is not None}
+        mode, allowed = (("--page", {"--also", "--compare"}) if page is not None else
+                         ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--nodes",
+                                      "--seconds", "--no-greedy", "--only", "--merge-into"}) if table else
+                         ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
+                                   "--seconds", "--no-greedy", "--format", "--json"}))
+        idle = [name for name, on in given.items() if on and name not in allowed]
+        if idle:
+            _fail(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} nothing with {mode}")
         from replay.fsio import WriteRefused, check_target, write_text
 
         inputs = [p for p in [page, compare, merge_into, *also] if p is not None]
@@ -296,8 +313,8 @@ def register(app: typer.Typer) -> None:
                                      _command(page=page, compare=compare, also=list(also), out=out))
             except OSError as e:
                 _fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
-            except (ValueError, KeyError) as e:
-                _fail(f"cannot render {page}: {e}")
+            except (ValueError, KeyError) as e:  # the file is read, and rejected: 1, as the help says
+                _fail(f"cannot render {page}: {e}", 1)
             if out is None:
                 typer.echo(text, nl=False)
             else:

@@ -70,9 +70,13 @@ def load_bytes(data: bytes, name: str = "<log>") -> Loaded:
 
 
 def read_log(path: str | Path) -> Loaded:
+    """:func:`load_bytes` of a file, read no further than the log format's size limit."""
+    from replay.log.models import MAX_BYTES
+
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
     except OSError as e:
         raise MalformedLog(f"cannot read: {e.strerror or e}", str(p)) from None
     return load_bytes(data, str(p))

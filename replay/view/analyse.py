@@ -114,7 +114,7 @@ class Position:
             d["nodes"] = self.nodes
         if self.stopped_by:
             d["stopped_by"] = self.stopped_by
-        if self.status == WON:
+        if self.status == WON and self.how == "solved":  # an inferred win: the log's moves to "from", then its line
             d["line"] = self.line
         elif self.best_home is not None:
             d["best_home"], d["best_line"] = self.best_home, self.best_line
@@ -222,7 +222,8 @@ def summary_sentence(doc: dict[str, Any]) -> str:
         return "The deal could not be won: the table before the first move is already unwinnable."
     if la is not None:
         name = f" ({moves[la - 1]})" if 0 < la <= len(moves) else ""
-        return f"Move {la}{name} lost the game: it could be won before that move, and not after it."
+        return (f"Move {la}{name}, $.moves[{la - 1}] of the log, lost the game: it could be won before that move, "
+                "and not after it.")
     if fu is None and lw == n - 1:
         return "The game could be won from every position of the log."
     if fu is not None and lw is not None:

@@ -31,12 +31,13 @@ def _read(log: str) -> tuple[bytes, str]:
     return read(log)
 
 
-def _output(out: Path, log: str, force: bool, option: str) -> Path:
+def _output(out: Path, log: str, force: bool, option: str, *others: Path | None) -> Path:
     """Check that ``out`` may be written (replay.fsio): never the log, nothing existing without --force."""
     from replay.fsio import WriteRefused, check_target
 
     try:
-        return check_target(out, inputs=[log] if log != "-" else [], force=force)
+        inputs = [p for p in (log, *others) if p is not None and str(p) != "-"]  # the command's inputs
+        return check_target(out, inputs=inputs, force=force)
     except WriteRefused as e:
         _fail(f"{option}: {e.message}")
         raise  # unreachable
@@ -124,7 +125,7 @@ def register(app: typer.Typer) -> None:
 
         The table is drawn at every step; a slider, the arrow keys (and Home, End), a timeline
         and the move list (with the moves' comments) move through the game.  A move the rules
-        refuse is marked, with the clause it breaks in the original and in translation.  The
+        refuse is marked, with the clause it breaks in the diplomatic text and in translation.  The
         file needs no server and fetches nothing: it opens from disk.
         """
         from replay.view.model import replay_log
@@ -135,7 +136,7 @@ def register(app: typer.Typer) -> None:
             if log == "-":
                 _fail("reading standard input: give -o FILE")
             out = Path(log).with_suffix(".html")
-        target = _output(out, log, force, "-o")
+        target = _output(out, log, force, "-o", analysis)
         v = replay_log(raw, name)
         if v.game is None or v.verdict == "error":
             from replay.log.report import report_lines
@@ -156,7 +157,8 @@ def register(app: typer.Typer) -> None:
         _save(target, page, "-o")
         what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
         if v.refused is not None:
-            what += f"; move {v.refused.n} is refused" + (f" ({v.refused.problem.clause})"
+            # counted from 1 as the viewer counts; the JSON path is the log's own index (validate's)
+            what += f"; move {v.refused.n} ($.moves[{v.refused.n - 1}]) is refused" + (f" ({v.refused.problem.clause})"
                                                           if v.refused.problem.clause else "")
         elif v.verdict != "valid" and v.problem is not None:
             what += f"; {v.verdict}: {v.problem.message}"

@@ -157,8 +157,8 @@ def violation_html(v: GameView, base: str | None) -> str:
     if r is None:
         return ""
     p = r.problem
-    out = [f'<div class="rv-violation" role="alert"><p><b>Move {r.n} is refused</b> ({html.escape(p.code)}): '
-           f"{html.escape(p.message)}</p>"]
+    out = [f'<div class="rv-violation" role="alert"><p><b>Move {r.n} is refused</b> '
+           f"($.moves[{r.n - 1}], {html.escape(p.code)}): {html.escape(p.message)}</p>"]
     if p.clause:
         out.append(f"<p>It breaks {_clause_link(base, p.clause)}.</p>")
         if p.diplomatic or p.translation:
