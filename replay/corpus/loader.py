@@ -80,52 +80,57 @@ def cache_dir() -> Path | None:
     return Path(base) / "replay"
 
 
-def _cached(raw: bytes) -> tuple[Path | None, Any]:
-    """(the cache file for these bytes, its parsed content or None).  Any trouble reads as a miss."""
+def _cached(raw: bytes) -> tuple[Path | None, Any, bytes]:
+    """(the cache file for these bytes, its parsed content or None, the cache file's bytes).  Trouble reads as a miss."""
     import hashlib
     import json
 
     where = cache_dir()
     if where is None:
-        return None, None
+        return None, None, b""
     # the key is the file's bytes (both loaders read a file alike): a change is a different entry
     key = hashlib.sha256(CACHE_FORMAT + raw).hexdigest()
     path = where / "corpus" / f"{key}.json"
     try:
-        return path, json.loads(path.read_bytes())
+        text = path.read_bytes()
+        return path, json.loads(text), text
     except (OSError, ValueError):
-        return path, None
+        return path, None, b""
 
 
-def _store(path: Path, data: Any) -> None:
-    """Keep ``data`` in ``path`` when JSON holds it exactly (written atomically; failures are ignored)."""
+def _store(path: Path, data: Any) -> bytes:
+    """Keep ``data`` in ``path`` when JSON holds it exactly (written atomically; failures are ignored).
+
+    Returns the bytes written (empty when nothing was kept).
+    """
     import json
     import tempfile
 
     try:
         text = json.dumps(data, ensure_ascii=False)
         if json.loads(text) != data:  # dates, non-string keys …: not cached
-            return
+            return b""
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
+        return text.encode("utf-8")
     except (OSError, TypeError, ValueError):
-        pass
+        return b""
 
 
-def read_yaml(path: Path) -> Any:
-    """Parse one corpus file (libyaml when present; the result is cached by the file's SHA-256)."""
+def _read(path: Path) -> tuple[Any, Path | None, bytes]:
+    """(the parsed content of a corpus file, its cache file or None, the cache file's bytes or b"")."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise CorpusError(f"{path}: file not found") from None
     except OSError as e:
         raise CorpusError(f"{path}: cannot read: {e.strerror or e}") from None
-    cache, data = _cached(raw)
+    cache, data, text = _cached(raw)
     if data is not None:
-        return data
+        return data, cache, text
     import yaml
 
     try:
@@ -137,8 +142,13 @@ def read_yaml(path: Path) -> Any:
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         raise CorpusError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
     if cache is not None and data is not None:
-        _store(cache, data)
-    return data
+        text = _store(cache, data)
+    return data, cache, text
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one corpus file (libyaml when present; the result is cached by the file's SHA-256)."""
+    return _read(path)[0]
 
 
 def describe(err: ValidationError, data: Any = None) -> list[str]:
@@ -159,11 +169,106 @@ def describe(err: ValidationError, data: Any = None) -> list[str]:
 
 
 def load_model(path: Path, model: type[M]) -> M:
-    data = read_yaml(path)
+    """One corpus file as ``model`` (strict: raises :class:`CorpusError`).
+
+    A file whose cached content has passed ``model`` before, under this very code, is built
+    from the cache without validating it again (see :func:`_trust_mark`); anything else is validated.
+    """
+    data, cache, text = _read(path)
+    mark = _trust_mark(cache, model, text)
+    if mark is not None and mark.exists():
+        return construct(model, data)
     try:
-        return model.model_validate(data)
+        validated = model.model_validate(data)
     except ValidationError as err:
         raise CorpusError(f"{path}: " + "; ".join(describe(err, data))) from None
+    if mark is not None:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:
+            pass
+    return validated
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> bytes:
+    """What a validation depends on: the models' source, pydantic's version, the cache format."""
+    import hashlib
+
+    import pydantic
+
+    from replay.corpus import models
+
+    try:
+        source = Path(models.__file__).read_bytes()
+    except (OSError, TypeError):
+        return b""
+    return hashlib.sha256(CACHE_FORMAT + pydantic.VERSION.encode() + source).digest()
+
+
+def _trust_mark(cache: Path | None, model: type[BaseModel], text: bytes) -> Path | None:
+    """The file that says "these exact cached bytes passed ``model``", or None when there is no cache.
+
+    Its name is a hash of the cache file's bytes, the model and the code that validated them
+    (:func:`_code_version`): an edited cache file, a changed model or another pydantic has no mark.
+    """
+    import hashlib
+
+    code = _code_version()
+    if cache is None or not text or not code:
+        return None
+    key = hashlib.sha256(code + model.__name__.encode() + b"\0" + text).hexdigest()
+    return cache.parent / "validated" / key
+
+
+def construct(model: type[M], data: Any) -> M:
+    """``model`` from data that has passed ``model.model_validate`` before, without validating again.
+
+    Nested models, tuples and floats are made as validation makes them; fields absent from
+    ``data`` get their defaults and are left out of ``model_fields_set``, as validation does.
+    The corpus models have no validator that changes a value (their validators only check).
+    """
+    values: dict[str, Any] = {}
+    for name, f in model.model_fields.items():
+        if name in data:
+            values[name] = _value(f.annotation, data[name])
+        elif f.default_factory is not None:  # the corpus models' factories take no argument
+            values[name] = f.default_factory()  # type: ignore[call-arg]
+        else:
+            values[name] = f.default
+    return model.model_construct(set(data), **values)
+
+
+def _value(annotation: Any, value: Any) -> Any:
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _value(typing.get_args(annotation)[0], value)
+    if origin is typing.Union or origin is types.UnionType:
+        if value is None:
+            return None
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _value(options[0], value) if len(options) == 1 else value
+    if origin is list:
+        (item,) = typing.get_args(annotation)
+        return [_value(item, v) for v in value]
+    if origin is tuple:
+        args = typing.get_args(annotation)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_value(args[0], v) for v in value)
+        return tuple(_value(a, v) for a, v in zip(args, value))
+    if origin is dict:
+        _, item = typing.get_args(annotation)
+        return {k: _value(item, v) for k, v in value.items()}
+    if isinstance(annotation, type):
+        if issubclass(annotation, BaseModel):
+            return construct(annotation, value)
+        if annotation is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+    return value
 
 
 @dataclass
