@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -232,7 +232,8 @@ def construct(model: type[M], data: Any) -> M:
     values: dict[str, Any] = {}
     for name, f in model.model_fields.items():
         if name in data:
-            values[name] = _value(f.annotation, data[name])
+            annotation: Any = f.annotation
+            values[name] = _converter(annotation)(data[name])
         elif f.default_factory is not None:  # the corpus models' factories take no argument
             values[name] = f.default_factory()  # type: ignore[call-arg]
         else:
@@ -240,35 +241,46 @@ def construct(model: type[M], data: Any) -> M:
     return model.model_construct(set(data), **values)
 
 
-def _value(annotation: Any, value: Any) -> Any:
+def _same(value: Any) -> Any:
+    return value
+
+
+@lru_cache(maxsize=None)
+def _converter(annotation: Any) -> Callable[[Any], Any]:
+    """What validation does to a valid value of this type, as a function (made once per type)."""
     import types
     import typing
 
     origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
     if origin is typing.Annotated:
-        return _value(typing.get_args(annotation)[0], value)
+        return _converter(args[0])
     if origin is typing.Union or origin is types.UnionType:
-        if value is None:
-            return None
-        options = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return _value(options[0], value) if len(options) == 1 else value
+        options = [a for a in args if a is not type(None)]
+        if len(options) != 1:
+            return _same
+        inner = _converter(options[0])
+        return lambda v: None if v is None else inner(v)
     if origin is list:
-        (item,) = typing.get_args(annotation)
-        return [_value(item, v) for v in value]
+        item = _converter(args[0])
+        return _same if item is _same else lambda v: [item(x) for x in v]
     if origin is tuple:
-        args = typing.get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_value(args[0], v) for v in value)
-        return tuple(_value(a, v) for a, v in zip(args, value))
+            each = _converter(args[0])
+            return lambda v: tuple(each(x) for x in v)
+        parts = [_converter(a) for a in args]
+        if all(p is _same for p in parts):
+            return tuple
+        return lambda v: tuple(p(x) for p, x in zip(parts, v))
     if origin is dict:
-        _, item = typing.get_args(annotation)
-        return {k: _value(item, v) for k, v in value.items()}
+        item = _converter(args[1])
+        return _same if item is _same else lambda v: {k: item(x) for k, x in v.items()}
     if isinstance(annotation, type):
         if issubclass(annotation, BaseModel):
-            return construct(annotation, value)
-        if annotation is float and isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-    return value
+            return lambda v: construct(annotation, v)
+        if annotation is float:
+            return lambda v: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+    return _same
 
 
 @dataclass
