@@ -144,3 +144,20 @@ def test_an_edited_cache_entry_or_other_code_is_validated_again(counted, monkeyp
     entry.write_text(json.dumps({**data, "unknown_key": 1}), encoding="utf-8")
     with pytest.raises(loader.CorpusError, match="unknown_key"):
         loader.load_model(layout, loader.LayoutSpec)
+
+
+def test_the_registry_finds_the_lines_inspect_finds_without_reading_the_source():
+    import inspect
+
+    from replay.engine.registry import _REGISTRY
+    from replay.games import catalog
+
+    catalog()
+    assert len(_REGISTRY) > 40
+    for name, imp in _REGISTRY.items():
+        module, _, qualname = name.partition(".games.")
+        obj: object = sys.modules[f"{module}.games.{qualname.split('.')[0]}"]
+        for part in qualname.split(".")[1:]:
+            obj = getattr(obj, part)
+        lines, start = inspect.getsourcelines(obj)  # type: ignore[arg-type]
+        assert (imp.line, imp.end_line) == (start, start + len(lines) - 1), name
