@@ -228,17 +228,39 @@ def construct(model: type[M], data: Any) -> M:
     Nested models, tuples and floats are made as validation makes them; fields absent from
     ``data`` get their defaults and are left out of ``model_fields_set``, as validation does.
     The corpus models have no validator that changes a value (their validators only check).
+    What ``model_construct`` does is done here directly for a plain model (no alias, no private
+    attribute, no ``model_post_init``): it is called for every clause, reading and glossary form.
     """
+    plain, fields = _plan(model)
     values: dict[str, Any] = {}
-    for name, f in model.model_fields.items():
+    for name, convert, factory, default in fields:
         if name in data:
-            annotation: Any = f.annotation
-            values[name] = _converter(annotation)(data[name])
-        elif f.default_factory is not None:  # the corpus models' factories take no argument
-            values[name] = f.default_factory()  # type: ignore[call-arg]
+            values[name] = convert(data[name])
+        elif factory is not None:
+            values[name] = factory()
         else:
-            values[name] = f.default
-    return model.model_construct(set(data), **values)
+            values[name] = default
+    if not plain:
+        return model.model_construct(set(data), **values)
+    m = model.__new__(model)
+    object.__setattr__(m, "__dict__", values)
+    object.__setattr__(m, "__pydantic_fields_set__", set(data))
+    object.__setattr__(m, "__pydantic_extra__", None)
+    object.__setattr__(m, "__pydantic_private__", None)
+    return m
+
+
+@lru_cache(maxsize=None)
+def _plan(model: type[BaseModel]) -> tuple[bool, tuple[tuple[str, Callable[[Any], Any], Any, Any], ...]]:
+    """(whether ``model`` is plain enough to build by hand, (field, converter, default factory, default) per field)."""
+    fields = []
+    plain = not (model.__private_attributes__ or model.__pydantic_post_init__ or model.__pydantic_root_model__
+                 or model.model_config.get("extra") == "allow")
+    for name, f in model.model_fields.items():
+        plain = plain and f.alias is None and f.validation_alias is None
+        annotation: Any = f.annotation
+        fields.append((name, _converter(annotation), f.default_factory, f.default))  # factories take no argument
+    return plain, tuple(fields)
 
 
 def _same(value: Any) -> Any:
