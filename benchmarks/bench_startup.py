@@ -9,7 +9,8 @@ prints, for ``replay --help``, ``replay --version`` and ``replay validate LOG``,
 median wall-clock time and the CPU time (user + system) of the child.  The first run of
 ``validate`` after a corpus change parses the YAML (with libyaml's ``CSafeLoader`` when PyYAML
 has it) and fills the cache; it is timed separately as the cold start.  It also prints which YAML
-loader is in use.  Nothing here is a test: it prints figures; wall-clock figures depend on the
+loader is in use, and whether Python may keep compiled bytecode (``PYTHONDONTWRITEBYTECODE``).
+Nothing here is a test: it prints figures; wall-clock figures depend on the
 load of the machine, CPU figures much less.
 """
 
@@ -64,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     exe = replay_exe()
     print(f"command: {' '.join(exe)}; YAML loader: {SafeLoader.__name__} "
           f"(libyaml {'present' if getattr(yaml, '__with_libyaml__', False) else 'absent'})")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("bytecode cache: off (PYTHONDONTWRITEBYTECODE is set): every run compiles the modules that have no "
+              ".pyc yet, which an installed wheel (compiled by pip) never does")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "REPLAY_CACHE_DIR": cache}
         cold_wall, cold_cpu = timed([*exe, "validate", args.log], env)

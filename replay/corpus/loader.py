@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -80,52 +80,57 @@ def cache_dir() -> Path | None:
     return Path(base) / "replay"
 
 
-def _cached(raw: bytes) -> tuple[Path | None, Any]:
-    """(the cache file for these bytes, its parsed content or None).  Any trouble reads as a miss."""
+def _cached(raw: bytes) -> tuple[Path | None, Any, bytes]:
+    """(the cache file for these bytes, its parsed content or None, the cache file's bytes).  Trouble reads as a miss."""
     import hashlib
     import json
 
     where = cache_dir()
     if where is None:
-        return None, None
+        return None, None, b""
     # the key is the file's bytes (both loaders read a file alike): a change is a different entry
     key = hashlib.sha256(CACHE_FORMAT + raw).hexdigest()
     path = where / "corpus" / f"{key}.json"
     try:
-        return path, json.loads(path.read_bytes())
+        text = path.read_bytes()
+        return path, json.loads(text), text
     except (OSError, ValueError):
-        return path, None
+        return path, None, b""
 
 
-def _store(path: Path, data: Any) -> None:
-    """Keep ``data`` in ``path`` when JSON holds it exactly (written atomically; failures are ignored)."""
+def _store(path: Path, data: Any) -> bytes:
+    """Keep ``data`` in ``path`` when JSON holds it exactly (written atomically; failures are ignored).
+
+    Returns the bytes written (empty when nothing was kept).
+    """
     import json
     import tempfile
 
     try:
         text = json.dumps(data, ensure_ascii=False)
         if json.loads(text) != data:  # dates, non-string keys …: not cached
-            return
+            return b""
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
+        return text.encode("utf-8")
     except (OSError, TypeError, ValueError):
-        pass
+        return b""
 
 
-def read_yaml(path: Path) -> Any:
-    """Parse one corpus file (libyaml when present; the result is cached by the file's SHA-256)."""
+def _read(path: Path) -> tuple[Any, Path | None, bytes]:
+    """(the parsed content of a corpus file, its cache file or None, the cache file's bytes or b"")."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise CorpusError(f"{path}: file not found") from None
     except OSError as e:
         raise CorpusError(f"{path}: cannot read: {e.strerror or e}") from None
-    cache, data = _cached(raw)
+    cache, data, text = _cached(raw)
     if data is not None:
-        return data
+        return data, cache, text
     import yaml
 
     try:
@@ -137,8 +142,13 @@ def read_yaml(path: Path) -> Any:
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         raise CorpusError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
     if cache is not None and data is not None:
-        _store(cache, data)
-    return data
+        text = _store(cache, data)
+    return data, cache, text
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one corpus file (libyaml when present; the result is cached by the file's SHA-256)."""
+    return _read(path)[0]
 
 
 def describe(err: ValidationError, data: Any = None) -> list[str]:
@@ -159,11 +169,140 @@ def describe(err: ValidationError, data: Any = None) -> list[str]:
 
 
 def load_model(path: Path, model: type[M]) -> M:
-    data = read_yaml(path)
+    """One corpus file as ``model`` (strict: raises :class:`CorpusError`).
+
+    A file whose cached content has passed ``model`` before, under this very code, is built
+    from the cache without validating it again (see :func:`_trust_mark`); anything else is validated.
+    """
+    data, cache, text = _read(path)
+    mark = _trust_mark(cache, model, text)
+    if mark is not None and mark.exists():
+        return construct(model, data)
     try:
-        return model.model_validate(data)
+        validated = model.model_validate(data)
     except ValidationError as err:
         raise CorpusError(f"{path}: " + "; ".join(describe(err, data))) from None
+    if mark is not None:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:
+            pass
+    return validated
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> bytes:
+    """What a validation depends on: the models' source, pydantic's version, the cache format."""
+    import hashlib
+
+    import pydantic
+
+    from replay.corpus import models
+
+    try:
+        source = Path(models.__file__).read_bytes()
+    except (OSError, TypeError):
+        return b""
+    return hashlib.sha256(CACHE_FORMAT + pydantic.VERSION.encode() + source).digest()
+
+
+def _trust_mark(cache: Path | None, model: type[BaseModel], text: bytes) -> Path | None:
+    """The file that says "these exact cached bytes passed ``model``", or None when there is no cache.
+
+    Its name is a hash of the cache file's bytes, the model and the code that validated them
+    (:func:`_code_version`): an edited cache file, a changed model or another pydantic has no mark.
+    """
+    import hashlib
+
+    code = _code_version()
+    if cache is None or not text or not code:
+        return None
+    key = hashlib.sha256(code + model.__name__.encode() + b"\0" + text).hexdigest()
+    return cache.parent / "validated" / key
+
+
+def construct(model: type[M], data: Any) -> M:
+    """``model`` from data that has passed ``model.model_validate`` before, without validating again.
+
+    Nested models, tuples and floats are made as validation makes them; fields absent from
+    ``data`` get their defaults and are left out of ``model_fields_set``, as validation does.
+    The corpus models have no validator that changes a value (their validators only check).
+    What ``model_construct`` does is done here directly for a plain model (no alias, no private
+    attribute, no ``model_post_init``): it is called for every clause, reading and glossary form.
+    """
+    plain, fields = _plan(model)
+    values: dict[str, Any] = {}
+    for name, convert, factory, default in fields:
+        if name in data:
+            values[name] = convert(data[name])
+        elif factory is not None:
+            values[name] = factory()
+        else:
+            values[name] = default
+    if not plain:
+        return model.model_construct(set(data), **values)
+    m = model.__new__(model)
+    object.__setattr__(m, "__dict__", values)
+    object.__setattr__(m, "__pydantic_fields_set__", set(data))
+    object.__setattr__(m, "__pydantic_extra__", None)
+    object.__setattr__(m, "__pydantic_private__", None)
+    return m
+
+
+@lru_cache(maxsize=None)
+def _plan(model: type[BaseModel]) -> tuple[bool, tuple[tuple[str, Callable[[Any], Any], Any, Any], ...]]:
+    """(whether ``model`` is plain enough to build by hand, (field, converter, default factory, default) per field)."""
+    fields = []
+    plain = not (model.__private_attributes__ or model.__pydantic_post_init__ or model.__pydantic_root_model__
+                 or model.model_config.get("extra") == "allow")
+    for name, f in model.model_fields.items():
+        plain = plain and f.alias is None and f.validation_alias is None
+        annotation: Any = f.annotation
+        fields.append((name, _converter(annotation), f.default_factory, f.default))  # factories take no argument
+    return plain, tuple(fields)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@lru_cache(maxsize=None)
+def _converter(annotation: Any) -> Callable[[Any], Any]:
+    """What validation does to a valid value of this type, as a function (made once per type)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _converter(args[0])
+    if origin is typing.Union or origin is types.UnionType:
+        options = [a for a in args if a is not type(None)]
+        if len(options) != 1:
+            return _same
+        inner = _converter(options[0])
+        return lambda v: None if v is None else inner(v)
+    if origin is list:
+        item = _converter(args[0])
+        return _same if item is _same else lambda v: [item(x) for x in v]
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            each = _converter(args[0])
+            return lambda v: tuple(each(x) for x in v)
+        parts = [_converter(a) for a in args]
+        if all(p is _same for p in parts):
+            return tuple
+        return lambda v: tuple(p(x) for p, x in zip(parts, v))
+    if origin is dict:
+        item = _converter(args[1])
+        return _same if item is _same else lambda v: {k: item(x) for k, x in v.items()}
+    if isinstance(annotation, type):
+        if issubclass(annotation, BaseModel):
+            return lambda v: construct(annotation, v)
+        if annotation is float:
+            return lambda v: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+    return _same
 
 
 @dataclass

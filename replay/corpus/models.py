@@ -28,7 +28,7 @@ NORMATIVE_KINDS: frozenset[str] = frozenset({"setup", "rule", "variant", "exampl
 class Strict(BaseModel):
     """Base for corpus models: unknown keys are errors; instances are immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # schemas are built when first used
 
 
 # --------------------------------------------------------------------------- texts

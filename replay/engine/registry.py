@@ -54,6 +54,22 @@ _REGISTRY: dict[str, Implementation] = {}
 _EXCUSES: dict[str, Excuse] = {}
 
 
+def _lines(fn: Callable[..., object]) -> tuple[int, int]:
+    """The first line of a function (its first decorator) and its last line of code.
+
+    Read from the code object, as ``inspect.getsourcelines`` would find them without reading
+    and tokenizing the source file (which costs the start-up of every command that loads a game).
+    """
+    code = fn.__code__
+    end = code.co_firstlineno
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        end = max([end, *(p[1] for p in c.co_positions() if p[1] is not None)])
+        stack.extend(k for k in c.co_consts if isinstance(k, type(code)))
+    return code.co_firstlineno, end
+
+
 def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
     """Record that the decorated function implements ``clauses`` (the first is cited on violation)."""
     if not clauses:
@@ -61,7 +77,7 @@ def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
 
     def decorate(fn: F) -> F:
         src = inspect.getsourcefile(fn) or "?"
-        lines, start = inspect.getsourcelines(fn)
+        start, end = _lines(fn)
         try:
             rel = str(Path(src).resolve().relative_to(_ROOT))
         except ValueError:
@@ -70,7 +86,7 @@ def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
         doc = inspect.getdoc(fn) or ""
         _REGISTRY[name] = Implementation(
             name=name, clauses=tuple(clauses), kind=kind, file=rel, line=start,
-            end_line=start + len(lines) - 1, summary=doc.splitlines()[0] if doc else "",
+            end_line=end, summary=doc.splitlines()[0] if doc else "",
         )
         fn.clause = clauses[0]  # type: ignore[attr-defined]
         fn.clauses = tuple(clauses)  # type: ignore[attr-defined]

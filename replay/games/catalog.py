@@ -5,12 +5,14 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 from types import ModuleType
-from typing import Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol
 
-from replay.corpus.loader import Corpus, default_corpus
 from replay.engine.errors import BadCombination, UnknownName
-from replay.engine.game import Game, Setup
-from replay.engine.rulings import Ruling, resolve
+
+if TYPE_CHECKING:  # the corpus and the engine are imported when a game is made, not when the CLI starts
+    from replay.corpus.loader import Corpus
+    from replay.engine.game import Game, Setup
+    from replay.engine.rulings import Ruling
 
 #: game ID -> module under replay.games
 MODULES = {
@@ -44,6 +46,9 @@ def catalog() -> dict[str, ModuleType]:
 @lru_cache(maxsize=None)
 def rulings_for(game_id: str) -> dict[str, Ruling]:
     """The rulings of a game, as the ambiguity register defines them."""
+    from replay.corpus.loader import default_corpus
+    from replay.engine.rulings import Ruling
+
     corpus = default_corpus()
     out: dict[str, Ruling] = {}
     for amb in corpus.ambiguities_of_game(game_id):
@@ -63,6 +68,10 @@ def rulings_for(game_id: str) -> dict[str, Ruling]:
 def create(game_id: str, variants: Iterable[str] = (), rulings: Mapping[str, str] | None = None,
            corpus: Corpus | None = None) -> Game:
     """A game instance.  Raises :class:`UnknownName` or :class:`BadCombination` on bad names or mixtures."""
+    from replay.corpus.loader import default_corpus
+    from replay.engine.game import Game
+    from replay.engine.rulings import resolve
+
     mod = module(game_id)
     chosen = list(variants)
     for v in chosen:
