@@ -128,8 +128,11 @@ for _name in COMMAND_MODULES:
 
 
 def fail(message: str, code: int = 2) -> None:
-    """Print one line to stderr and exit with ``code``."""
-    typer.echo(f"replay: {message}", err=True)
+    """Print one line to stderr (white space folded: never two lines) and exit with ``code``.
+
+    Every command's one-line errors come here (the command modules call it at run time).
+    """
+    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(code)
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 import typer
+
+from replay.log.commands import Format  # one --format text|json for every command
 
 
 def _clauses(entry: Any) -> list[str]:
@@ -140,11 +141,6 @@ def text_lines(d: dict[str, Any]) -> list[str]:
         what = "same pile names, other positions" if c["same_names"] else _pile_text(c["piles"])
         out.append(f"    with {c['ruling']}={c['reading']}: layout {c['layout']}: {what}")
     return out
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
 
 
 def games(

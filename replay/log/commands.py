@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from replay.log.report import Report
     from replay.log.validate import Instance
 
-EXIT_CODES_HELP = "Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error."
-
 
 class Format(str, Enum):
     text = "text"
@@ -30,8 +28,9 @@ class Format(str, Enum):
 
 
 def _usage(message: str) -> None:
-    typer.echo(f"replay: {message}", err=True)
-    raise typer.Exit(2)
+    from replay.cli import fail  # at call time: replay.cli imports this module
+
+    fail(message, 2)
 
 
 # --------------------------------------------------------------------------- validate
@@ -391,7 +390,7 @@ def schema() -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
-    app.command("validate")(validate)  # its help ends with EXIT_CODES_HELP (the docstring), once
+    app.command("validate")(validate)  # its help ends with its exit codes (the docstring), once
     app.command("show")(show)
     app.command("deal")(deal)
     app.command("schema")(schema)

@@ -175,24 +175,6 @@ class Index:
         return _written(self.text, self.span(path))
 
 
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of ``offset``."""
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
-
-
-def locate(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
-    """1-based line and column where the value at ``path`` begins, or None."""
-    sp = span(text, path)
-    return line_col(text, sp[0]) if sp else None
-
-
-def as_written(text: str, path: Sequence[str | int]) -> str | None:
-    """The value at ``path`` as the log writes it, on one line (keys in the log's order)."""
-    return _written(text, span(text, path))
-
-
 def _written(text: str, sp: tuple[int, int] | None) -> str | None:
     if not sp:
         return None

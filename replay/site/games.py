@@ -138,7 +138,9 @@ def words_with(text: str, needle: str) -> set[str]:
     """
     if not needle.strip():
         return set()
-    pat = re.compile(r"(?<!\w)" + re.escape(needle) + r"\w*", re.IGNORECASE)
+    from replay.corpus.checks import occurrence_pattern
+
+    pat = re.compile(occurrence_pattern(needle).pattern + r"\w*", re.IGNORECASE)  # and the rest of the word
     return {m.group(0) for m in pat.finditer(text) if m.group(0)}
 
 

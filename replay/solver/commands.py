@@ -5,20 +5,16 @@ Heavy imports stay inside the command functions so that ``replay --help`` is fas
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from replay.log.commands import Format  # one --format text|json for every command
+
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
     from replay.solver.search import Budget, Result
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
 
 
 #: exit codes of `replay solve` beside 0 (won), 1 (rejected log) and 2 (usage or I/O)
@@ -26,8 +22,9 @@ EXIT_UNWINNABLE, EXIT_UNKNOWN = 3, 4
 
 
 def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(code)
+    from replay.cli import fail  # at call time: replay.cli imports this module
+
+    fail(message, code)
 
 
 def _rulings(items: list[str]) -> dict[str, str]:

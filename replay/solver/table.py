@@ -300,7 +300,7 @@ def load_row(path: Path) -> dict[str, Any]:
     """A row written by ``replay stats GAME --json``."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict) or data.get("format") != "replay-stats-row/1":
-        raise ValueError(f"{path} is not a row written by replay stats GAME --json")
+        raise ValueError(f"{path} is not a row written by replay stats GAME --out FILE")
     return data
 
 

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import Any
 
 import typer
 
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
+from replay.log.commands import Format  # one --format text|json for every command
 
 
 def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:

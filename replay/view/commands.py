@@ -22,7 +22,7 @@ EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to 
 def _fail(message: str, code: int = 2) -> None:
     from replay.cli import fail  # at call time: replay.cli imports this module
 
-    fail(" ".join(str(message).split()), code)
+    fail(message, code)
 
 
 def _read(log: str) -> tuple[bytes, str]:
