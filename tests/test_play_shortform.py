@@ -93,3 +93,21 @@ def test_every_listed_move_typed_back_in_its_short_form_is_itself(path):
             if sum(1 for x in legal if x.step.get("from") == c.step.get("from")
                    and x.step.get("to") == c.step.get("to")) == 1:
                 assert parse_short(bare, table.game, legal) == c.step, (step, bare)
+
+
+def test_the_moves_the_validator_names_can_be_typed_into_play():
+    """'legal moves remain: p2 → A4  3D (and 1 more)': what a message names, replay play takes as it is."""
+    from replay.engine.common import move_text
+    from replay.play.moves import short_form
+
+    for gid in ("zwarta-kolumna", "printex-frame", "exiles", "napoleons-square"):
+        g = create(gid)
+        t = g.new_table(g.deck_from_seed(3))
+        for _ in range(40):
+            legal = choices(t)
+            if not legal:
+                break
+            for c in legal:
+                assert move_text(t, c.move) == short_form(c.step) == c.short
+                assert parse_short(move_text(t, c.move), g, legal) == c.step
+            t.push(legal[-1].move)

@@ -137,18 +137,19 @@ def top_card_only(t: Table, m: Move, what: str = "the top card of a pile is play
 
 
 def move_text(t: Table, m: Move) -> str:
-    """A move as a person reads it: ``move 5H p3 -> F2``, ``tuck KH X -> p13``, ``deal``."""
-    words = [m.type]
-    if m.src >= 0:
-        pile = t.piles[m.src]
-        if len(pile) >= m.count:
-            words.append(" ".join(C.code(c) for c in pile[-m.count:]))
-        words.append(t.name(m.src) + (f" -> {t.name(m.dst)}" if m.dst >= 0 else ""))
-    return " ".join(words)
+    """A move as ``replay moves`` shows it and ``replay play`` takes it: ``p3 → F2  5H``,
+    ``tuck X → p13  KH``, ``p3 → p5  7H ×3`` (the card named is the lowest one moved), ``deal``."""
+    text = " ".join(([] if m.type == "move" and m.src >= 0 else [m.type])
+                    + ([t.name(m.src) + (f" → {t.name(m.dst)}" if m.dst >= 0 else "")] if m.src >= 0 else []))
+    if m.src >= 0 and len(t.piles[m.src]) >= m.count:
+        text += "  " + C.code(t.piles[m.src][-m.count])
+    if m.count != 1:
+        text += f" ×{m.count}"
+    return text
 
 
 def moves_text(t: Table, moves: list[Move]) -> str:
-    """The first of ``moves`` and how many more: ``move 5H p3 -> F2 (and 2 more)``."""
+    """The first of ``moves`` and how many more: ``p3 → F2  5H (and 2 more)``."""
     if not moves:
         return "none"
     more = f" (and {len(moves) - 1} more)" if len(moves) > 1 else ""
