@@ -340,26 +340,10 @@ def readings(out: Path) -> list[Path]:
             break
     # 2. legal only under after-deal=unrestricted (not the default): once the deck is dealt a side pile
     #    plays to a foundation outside its row
-    free = create("zwarta-kolumna", rulings={"after-deal": "unrestricted"})
-    for seed in range(1, 400):
-        moves, t = play(free, free.deck_from_seed(seed), seed, MAX_MOVES, eager=1.0)
-        if t.outcome() != "lost":
-            continue
-        t2 = game.new_table(game.deck_from_seed(seed))
-        first = None
-        for k, m in enumerate(moves):
-            bad = t2.violation(m)
-            if bad:
-                first = (k, bad[0])
-                break
-            t2.push(m)
-        if first and first[1] == "zk-8":
-            path = out / "zk-after-deal-unrestricted.json"
-            write(path, record(free, seed, moves, meta_for(
-                seed, f"move {first[0]} plays a side pile outside its row after the deck is dealt: legal only when "
-                      "that restriction ends with the deal (after-deal=unrestricted)")))
-            written.append(path)
-            break
+    written += reading_pair(out, "zk-after-deal-unrestricted.json", "zwarta-kolumna", (),
+                            {"after-deal": "unrestricted"}, {}, "zk-8",
+                            "plays a side pile outside its row after the deck is dealt: legal only when that "
+                            "restriction ends with the deal (after-deal=unrestricted)")
     for pair in READING_PAIRS:
         written += reading_pair(out, *pair)
     return written
