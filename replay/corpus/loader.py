@@ -104,18 +104,16 @@ def _store(path: Path, data: Any) -> bytes:
     Returns the bytes written (empty when nothing was kept).
     """
     import json
-    import tempfile
+
+    from replay.fsio import atomic_write  # the one atomic writer (it removes its temporary file on failure)
 
     try:
         text = json.dumps(data, ensure_ascii=False)
         if json.loads(text) != data:  # dates, non-string keys …: not cached
             return b""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-        return text.encode("utf-8")
+        raw = text.encode("utf-8")
+        atomic_write(path, raw)
+        return raw
     except (OSError, TypeError, ValueError):
         return b""
 
@@ -403,15 +401,24 @@ class Corpus:
         return id(self)
 
 
+_Named = TypeVar("_Named", Text, GameInfo, WitnessFile)
+
+
+def _named_by_id(root: Path, folder: str, model: type[_Named], what: str) -> dict[str, _Named]:
+    """Every ``folder/*.yaml`` of ``root`` as ``model``, by ID; each file must be named after the ID it holds."""
+    out: dict[str, _Named] = {}
+    for path in sorted((root / folder).glob("*.yaml")):
+        item = load_model(path, model)
+        if path.stem != item.id:
+            raise CorpusError(f"{path}: holds {what} {item.id!r}; the file must be named {item.id}.yaml")
+        out[item.id] = item
+    return out
+
+
 def load(root: Path | None = None) -> Corpus:
     """Load and index every corpus file (strict; raises :class:`CorpusError`)."""
     root = root or corpus_dir()
-    texts: dict[str, Text] = {}
-    for path in sorted((root / "texts").glob("*.yaml")):
-        t = load_model(path, Text)
-        if path.stem != t.id:
-            raise CorpusError(f"{path}: holds text {t.id!r}; the file must be named {t.id}.yaml")
-        texts[t.id] = t
+    texts = _named_by_id(root, "texts", Text, "text")
     sources: dict[str, str] = {}
     for t in texts.values():
         raw = (root / t.file).read_bytes()
@@ -430,12 +437,7 @@ def load(root: Path | None = None) -> Corpus:
                 raise CorpusError(f"clauses/{tid}.yaml: clause ID {c.id} is used twice")
             clauses[c.id] = c
             text_of[c.id] = tid
-    games: dict[str, GameInfo] = {}
-    for path in sorted((root / "games").glob("*.yaml")):
-        g = load_model(path, GameInfo)
-        if path.stem != g.id:
-            raise CorpusError(f"{path}: holds game {g.id!r}; the file must be named {g.id}.yaml")
-        games[g.id] = g
+    games = _named_by_id(root, "games", GameInfo, "game")
     ambiguities: dict[str, Ambiguity] = {}
     for path in sorted((root / "ambiguities").glob("*.yaml")):
         for a in load_model(path, AmbiguitiesFile).entries:
@@ -454,12 +456,7 @@ def load(root: Path | None = None) -> Corpus:
         layouts[spec.id] = spec
     lock_path = root / "clause-ids.yaml"
     lock = load_model(lock_path, ClauseLockFile) if lock_path.exists() else None
-    witnesses: dict[str, WitnessFile] = {}
-    for path in sorted((root / "witnesses").glob("*.yaml")):
-        w = load_model(path, WitnessFile)
-        if path.stem != w.id:
-            raise CorpusError(f"{path}: holds witness {w.id!r}; the file must be named {w.id}.yaml")
-        witnesses[w.id] = w
+    witnesses = _named_by_id(root, "witnesses", WitnessFile, "witness")
     return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of,
                   witnesses)
 
