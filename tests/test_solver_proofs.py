@@ -70,6 +70,24 @@ def _won_by_search_without_proofs(game, table, limit=20_000):
     return None if r.status == UNKNOWN else r.status == WON
 
 
+def _proof_against_search(lost, position, truth, n):
+    """Ask the proof ``lost`` and exhaustive search (``truth``: True won, False lost, None undecided) about ``n``
+    positions; a position the proof calls lost must be lost. Returns (won, lost, fired)."""
+    fired = won = lost_n = 0
+    for _ in range(n):
+        t = position()
+        why = lost(t)
+        verdict = truth(t)
+        if verdict is None:
+            continue
+        won += verdict
+        lost_n += not verdict
+        if why:
+            fired += 1
+            assert verdict is False, f"the proof says {why!r} but the position can be won"
+    return won, lost_n, fired
+
+
 @pytest.mark.parametrize("rulings, positions, reference, must_fire", [
     ({}, 120, _exhaustively_won, True),
     ({"marriage-suit": "any-suit", "talon-to-square": "forbidden"}, 120, _exhaustively_won, True),
@@ -82,18 +100,9 @@ def test_napoleons_square_proof_agrees_with_exhaustive_search(rulings, positions
     proofs = profile_for(game).dead_ends
     assert proofs, "Napoleon's Square declares a proof of loss"
     rng = random.Random(15)
-    fired = won = lost = 0
-    for _ in range(positions):
-        t = _napoleon_end_game(game, rng, spread=4 if rulings.get("space-fill") == "any-card" else 3)
-        why = profile_for(game).lost(t)
-        truth = reference(game, t)
-        if truth is None:
-            continue
-        won += truth
-        lost += not truth
-        if why:
-            fired += 1
-            assert truth is False, f"the proof says {why!r} but the position can be won"
+    spread = 4 if rulings.get("space-fill") == "any-card" else 3
+    won, lost, fired = _proof_against_search(profile_for(game).lost, (lambda: _napoleon_end_game(game, rng, spread)),
+                                             lambda t: reference(game, t), positions)
     assert won >= 10, (won, lost, fired)
     if must_fire:
         assert fired >= 2 and lost >= 2, (won, lost, fired)
@@ -151,18 +160,8 @@ def test_last_pass_proofs_agree_with_exhaustive_search(game_id, variants, ruling
     profile = profile_for(game)
     assert profile.dead_ends, f"{game_id} declares a proof of loss"
     rng = random.Random(12)
-    fired = won = lost = 0
-    for _ in range(150):
-        t = _last_pass_end_game(game, rng)
-        why = profile.lost(t)
-        truth = _exhaustively_won(game, t)
-        if truth is None:
-            continue
-        won += truth
-        lost += not truth
-        if why:
-            fired += 1
-            assert truth is False, f"the proof says {why!r} but the position can be won"
+    won, lost, fired = _proof_against_search(profile.lost, lambda: _last_pass_end_game(game, rng),
+                                             lambda t: _exhaustively_won(game, t), 150)
     assert won >= 10 and lost >= 5 and fired >= 3, (won, lost, fired)
 
 
