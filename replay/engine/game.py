@@ -285,11 +285,8 @@ class Game:
         if m.card >= 0 and src >= 0:
             pile = t.piles[src]
             actual = pile[-m.count] if len(pile) >= m.count else -1
-            if actual != m.card:
-                raise MoveMismatch(
-                    f"the move names {C.code(m.card)} but the card moved from {t.name(src)} "
-                    f"is {C.code(actual) if actual >= 0 else 'nothing'}"
-                )
+            if actual != m.card:  # the comparison stays inline: this is every checked move's path
+                raise MoveMismatch(misnamed_card(t, m) or "")
         _carry_out(t, m, entry)
 
     def _key(self, m: Move) -> Key:
@@ -488,6 +485,19 @@ class Game:
 _REFUSED = ("", "")  # a refusal whose reason was not asked for
 
 
+def misnamed_card(t: Table, m: Move) -> str | None:
+    """``the move names 9S but the card moved from p3 is 6C``, when ``m`` names a card that is not the one
+    it would move (None when it names none, or the right one)."""
+    if m.card < 0 or m.src < 0 or m.count < 1:
+        return None
+    pile = t.piles[m.src]
+    actual = pile[-m.count] if len(pile) >= m.count else -1
+    if actual == m.card:
+        return None
+    return (f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} is "
+            f"{C.code(actual) if actual >= 0 else 'nothing'}")
+
+
 def _reason(rule: Rule, why: Any) -> tuple[str, str]:
     """``(clause, reason)`` of a rule's refusal: composed now if the rule deferred it, its own clause by default."""
     if callable(why):
@@ -656,4 +666,4 @@ def parse_move_names(game: Game, mtype: str, src: str | None, dst: str | None) -
     return Move(mtype, lay.index(src) if src is not None else -1, lay.index(dst) if dst is not None else -1)
 
 
-__all__ = ["Game", "Table", "Move", "RuleBook", "Setup", "transfer", "UnknownName"]
+__all__ = ["Game", "Table", "Move", "RuleBook", "Setup", "transfer", "UnknownName", "misnamed_card"]

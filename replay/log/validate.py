@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, ReplayError, UnknownName
-from replay.engine.game import Game, Move, Table
+from replay.engine.game import Game, Move, Table, misnamed_card
 from replay.log.describe import clause_text, held
 from replay.log.locate import Index, format_path
 from replay.log.models import (MAX_BYTES, MAX_COMMENT, MAX_DEPTH, MAX_MOVES, MAX_NAME, MOVE_MODELS, MOVE_TYPES,
@@ -554,7 +554,7 @@ def _replay(rp: Replay, report: Report, t: Table, moves: list[Move], lenient: bo
             i = n
             break
         except IllegalMove as e:
-            wrong = _named_wrongly(t, moves[i])
+            wrong = misnamed_card(t, moves[i])
             if wrong:  # the log has drifted from the table: say so first, then what the move would break
                 p = _violation(rp, t, moves[i], i, "card-mismatch", f"{wrong}; as written the move would also "
                                f"break {e.clause}: {e.reason}", e.clause, report)
@@ -570,18 +570,6 @@ def _replay(rp: Replay, report: Report, t: Table, moves: list[Move], lenient: bo
         i += 1
     report.replayed = n
     return t
-
-
-def _named_wrongly(t: Table, m: Move) -> str | None:
-    """``the move names 9S but the card moved from p3 is 6C``, when the move names a card that is not there."""
-    if m.card < 0 or m.src < 0 or m.count < 1:
-        return None
-    pile = t.piles[m.src]
-    actual = pile[-m.count] if len(pile) >= m.count else -1
-    if actual == m.card:
-        return None
-    return (f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} is "
-            f"{C.code(actual) if actual >= 0 else 'nothing'}")
 
 
 def _carry_out(t: Table, m: Move, legal_but_misnamed: bool) -> tuple[Table, bool]:
