@@ -347,6 +347,17 @@ def deal(
     typer.echo(f"wrote {out}", err=True)
 
 
+def ruling_options(items: List[str]) -> dict[str, str]:
+    """The ``--ruling NAME=READING`` options of any command as a dict; a malformed one ends it (exit 2)."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, reading = item.partition("=")
+        if not sep or not name or not reading:
+            _usage(f"--ruling takes NAME=READING, not {item!r}")
+        out[name.strip()] = reading.strip()
+    return out
+
+
 def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int], command: str = "replay deal"
              ) -> tuple[Instance, dict[str, Any]]:
     """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options
@@ -360,12 +371,7 @@ def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[
     from replay.log.play import new_log
     from replay.log.validate import Bad, instance
 
-    readings: dict[str, str] = {}
-    for r in rulings:
-        name, sep, reading = r.partition("=")
-        if not sep or not name or not reading:
-            _usage(f"--ruling takes NAME=READING, not {r!r}")
-        readings[name.strip()] = reading.strip()
+    readings = ruling_options(rulings)
     try:
         inst = instance(game, variants, readings)
     except Bad as bad:

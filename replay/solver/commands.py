@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from replay.log.commands import Format  # one --format text|json for every command
+from replay.log.commands import Format, ruling_options  # one --format, one --ruling for every command
 
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
@@ -25,16 +25,6 @@ def _fail(message: str, code: int = 2) -> None:
     from replay.cli import fail  # at call time: replay.cli imports this module
 
     fail(message, code)
-
-
-def _rulings(items: list[str]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, sep, reading = item.partition("=")
-        if not sep or not name or not reading:
-            _fail(f"--ruling takes NAME=READING, not {item!r}")
-        out[name.strip()] = reading.strip()
-    return out
 
 
 def _command(*parts: object, **options: object) -> str:
@@ -161,7 +151,7 @@ def register(app: typer.Typer) -> None:
                 from replay.games.catalog import create
 
                 try:
-                    g = create(game, variant, _rulings(ruling))  # type: ignore[arg-type]
+                    g = create(game, variant, ruling_options(ruling))  # type: ignore[arg-type]
                 except (UnknownName, BadCombination) as e:
                     _fail(e.one_line(), 2)
                 deck = g.deck_from_seed(seed)  # type: ignore[arg-type]
@@ -366,7 +356,7 @@ def register(app: typer.Typer) -> None:
         from replay.solver import stats as S
         from replay.solver.table import progress_bar, show_rows
 
-        chosen = _rulings(ruling)
+        chosen = ruling_options(ruling)
         if json_out is not None and out is not None:
             _fail("--json is the old name of --out: give one of them")
         json_out = json_out or out
