@@ -1,0 +1,222 @@
+"""The fast search core: a C library (``_fastcore.so``, built at install) that searches the games
+whose modules declare a kernel, many times faster than the Python search and with the same result.
+
+A game module opts in with ``SEARCH['fast_core']``, a :class:`FastCore`: the kernel's name (a
+``games/<name>.c`` here), a function giving the game instance's options as integers, and a function
+encoding ``Table.vars`` as bytes (None when a position's state cannot be encoded: the search then
+runs in Python).  The generic parts (the layout, the piles, the search) are encoded here; nothing
+here names a game.
+
+The Python engine stays the authority.  ``tests/test_fastcore.py`` holds each kernel to the rule
+functions on random walks of every reading (the same legal moves in the same order, the same table
+after every move) and the C search to :func:`replay.solver.search.solve` (the same verdict, nodes,
+positions and line on the same budget); every won line is replayed through ``Table.apply`` before
+it is reported, whichever search found it.  When the library is missing or cannot be built the
+solver runs in Python, with the same results, more slowly.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from replay.engine.game import Game, Move, Table
+from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
+
+HERE = Path(__file__).resolve().parent
+MAXC, CARDS, VARS, MAXMOVES, MAXOPT = 64, 104, 1536, 1024, 512
+TYPES = ("move", "deal", "redeal", "fill", "tuck")
+TYPE_CODE = {t: i for i, t in enumerate(TYPES)}
+ROLE_CODE = {TABLEAU: 0, FOUNDATION: 1, STOCK: 2, WASTE: 3, RESERVE: 4}
+
+
+class FcMove(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_uint8), ("src", ctypes.c_int8), ("dst", ctypes.c_int8), ("count", ctypes.c_uint8)]
+
+
+class FcState(ctypes.Structure):
+    _fields_ = [("off", ctypes.c_uint8 * (MAXC + 1)), ("cards", ctypes.c_uint8 * CARDS),
+                ("fsuit", ctypes.c_int8 * MAXC), ("passes", ctypes.c_uint8), ("rounds", ctypes.c_uint8),
+                ("vlen", ctypes.c_uint16), ("vars", ctypes.c_uint8 * VARS)]
+
+
+class FcGame(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_int), ("stock", ctypes.c_int), ("nfound", ctypes.c_int),
+                ("found", ctypes.c_uint8 * MAXC), ("role", ctypes.c_uint8 * MAXC),
+                ("fbase", ctypes.c_int8 * MAXC), ("fdir", ctypes.c_int8 * MAXC),
+                ("nopt", ctypes.c_int), ("opt", ctypes.c_int32 * MAXOPT)]
+
+
+@dataclass(frozen=True)
+class FastCore:
+    """What a game module declares to be searched by the fast core (``SEARCH['fast_core']``).
+
+    ``kernel``: the name of its C kernel.  ``options(game)``: the game instance's options as a list of
+    integers, in the layout its kernel reads.  ``vars(table)``: ``Table.vars`` as bytes (equal bytes
+    exactly when the states are equal), or None when this table's state cannot be encoded.
+    ``vars_back(bytes)``: the inverse, for the tests (the part of ``Table.vars`` it can give back).
+    """
+
+    kernel: str
+    options: Callable[[Game], list[int]]
+    vars: Callable[[Table], bytes | None]
+    vars_back: Callable[[bytes], dict[str, Any]] | None = None
+
+
+@lru_cache(maxsize=1)
+def library() -> ctypes.CDLL | None:
+    """The compiled core (None when it is missing and cannot be built: the solver then runs in Python).
+
+    The library's file is named after the hash of its sources (:func:`replay.fastcore.build.library_path`),
+    so a library built from other sources is never loaded: when the sources change (a source checkout
+    being edited) it is built anew on first use.  ``REPLAY_NO_FASTCORE=1`` turns the core off (for
+    comparisons and for the tests of the Python search).
+    """
+    if os.environ.get("REPLAY_NO_FASTCORE"):
+        return None
+    from replay.fastcore import build
+
+    path = build.library_path()
+    if not path.exists():
+        try:
+            build.build(path)
+        except (RuntimeError, OSError):
+            return None
+    return _load(path)
+
+
+def _load(path: Path) -> ctypes.CDLL | None:
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError:
+        return None
+    lib.fc_source_hash.restype = ctypes.c_char_p
+    lib.fc_legal_moves.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState),
+                                   ctypes.POINTER(FcMove)]
+    lib.fc_apply_move.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState),
+                                  ctypes.POINTER(FcMove)]
+    lib.fc_is_safe.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState),
+                               ctypes.POINTER(FcMove)]
+    lib.fc_is_lost.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState)]
+    lib.fc_has_kernel.argtypes = [ctypes.c_char_p]
+    return lib
+
+
+def spec_of(game: Game) -> FastCore | None:
+    """The game's :class:`FastCore`, when its module declares one and the library carries its kernel."""
+    from replay.games.catalog import module
+
+    spec = (getattr(module(game.id), "SEARCH", None) or {}).get("fast_core")
+    if spec is None:
+        return None
+    lib = library()
+    if lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
+        return None
+    return spec  # type: ignore[no-any-return]
+
+
+def encode_game(game: Game, spec: FastCore) -> FcGame:
+    """The layout and the options of ``game`` as the kernel reads them."""
+    g = FcGame()
+    n = len(game.roles)
+    if n > MAXC:
+        raise ValueError(f"{game.id}: {n} containers, the fast core takes {MAXC}")
+    g.n = n
+    g.stock = game.stock if game.stock is not None else -1
+    g.nfound = len(game.foundations)
+    for k, f in enumerate(game.foundations):
+        g.found[k] = f
+    for i, r in enumerate(game.roles):
+        g.role[i] = ROLE_CODE[r]
+        g.fbase[i] = game.fbase[i]
+        g.fdir[i] = game.fdir[i]
+    opts = spec.options(game)
+    if len(opts) > MAXOPT:
+        raise ValueError(f"{game.id}: {len(opts)} options, the fast core takes {MAXOPT}")
+    g.nopt = len(opts)
+    for i, v in enumerate(opts):
+        g.opt[i] = v
+    return g
+
+
+def encode_table(t: Table, spec: FastCore) -> FcState | None:
+    """``t`` as an :class:`FcState` (None when its game state cannot be encoded)."""
+    v = spec.vars(t)
+    if v is None or len(v) > VARS or t.passes > 255 or t.rounds > 255:
+        return None
+    s = FcState()
+    at = 0
+    for i, pile in enumerate(t.piles):
+        s.off[i] = at
+        for c in pile:
+            s.cards[at] = c
+            at += 1
+    for i in range(len(t.piles), MAXC + 1):
+        s.off[i] = at
+    for i, x in enumerate(t.fsuit):
+        s.fsuit[i] = x
+    s.passes, s.rounds = t.passes, t.rounds
+    s.vlen = len(v)
+    ctypes.memmove(s.vars, v, len(v))
+    return s
+
+
+def decode_piles(s: FcState, n: int) -> list[list[int]]:
+    """The piles of ``s`` (bottom card first), as ``Table.piles`` holds them."""
+    return [list(s.cards[s.off[i]:s.off[i + 1]]) for i in range(n)]
+
+
+def state_vars(s: FcState) -> bytes:
+    return bytes(s.vars[:s.vlen])
+
+
+def to_move(m: FcMove) -> Move:
+    return Move(TYPES[m.type], m.src, m.dst, count=m.count)
+
+
+def from_move(m: Move) -> FcMove:
+    return FcMove(TYPE_CODE[m.type], m.src, m.dst, m.count)
+
+
+class Kernel:
+    """One game instance's kernel, called move by move (for the tests: the search runs whole in C)."""
+
+    def __init__(self, game: Game, spec: FastCore | None = None) -> None:
+        spec = spec or spec_of(game)
+        if spec is None:
+            raise LookupError(f"{game.id}: no fast core")
+        lib = library()
+        assert lib is not None
+        self.lib, self.spec, self.game = lib, spec, game
+        self.name = spec.kernel.encode()
+        self.g = encode_game(game, spec)
+        self._moves = (FcMove * MAXMOVES)()
+
+    def state(self, t: Table) -> FcState | None:
+        return encode_table(t, self.spec)
+
+    def legal(self, s: FcState) -> list[Move]:
+        k = self.lib.fc_legal_moves(self.name, ctypes.byref(self.g), ctypes.byref(s), self._moves)
+        return [to_move(self._moves[i]) for i in range(k)]
+
+    def apply(self, s: FcState, m: Move) -> None:
+        fm = from_move(m)
+        self.lib.fc_apply_move(self.name, ctypes.byref(self.g), ctypes.byref(s), ctypes.byref(fm))
+
+    def safe(self, s: FcState, m: Move) -> bool:
+        fm = from_move(m)
+        return bool(self.lib.fc_is_safe(self.name, ctypes.byref(self.g), ctypes.byref(s), ctypes.byref(fm)))
+
+    def lost(self, s: FcState) -> bool:
+        return bool(self.lib.fc_is_lost(self.name, ctypes.byref(self.g), ctypes.byref(s)))
+
+    def piles(self, s: FcState) -> list[list[int]]:
+        return decode_piles(s, len(self.game.roles))
+
+
+__all__ = ["FastCore", "Kernel", "library", "spec_of", "encode_game", "encode_table", "decode_piles",
+           "state_vars", "to_move", "from_move", "FcState", "FcGame", "FcMove"]

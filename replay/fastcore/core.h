@@ -1,0 +1,96 @@
+/* The fast search core: a position, a move, a game instance's static facts, and the kernel a game
+ * supplies (its legal moves in the engine's order and the way a move is carried out).
+ *
+ * Nothing here names a game.  A kernel (games/<game>.c) mirrors one game module of replay/games:
+ * the Python engine stays the authority, and tests/test_fastcore.py holds every kernel to the
+ * engine's rule functions on random walks of every reading (the same legal moves, in the same
+ * order; the same table after each move) and holds the search to the Python search (the same
+ * verdict, nodes, positions and line on the same budget).
+ */
+#ifndef REPLAY_FASTCORE_H
+#define REPLAY_FASTCORE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define FC_MAXC 64        /* containers of a layout, at most */
+#define FC_CARDS 104      /* cards on the table, bases included: two packs */
+#define FC_VARS 1536      /* bytes of game-specific state (Table.vars), at most */
+#define FC_MAXMOVES 1024  /* legal moves of one position, at most */
+#define FC_MAXOPT 512     /* game-specific options (ints), at most */
+
+/* move types (Move.type) */
+enum { FC_MOVE = 0, FC_DEAL = 1, FC_REDEAL = 2, FC_FILL = 3, FC_TUCK = 4 };
+/* container roles (replay.engine.layout) */
+enum { FC_TABLEAU = 0, FC_FOUNDATION = 1, FC_STOCK = 2, FC_WASTE = 3, FC_RESERVE = 4 };
+
+/* Move(type, src, dst, count): src/dst are container indices, -1 for none */
+typedef struct {
+    uint8_t type;
+    int8_t src, dst;
+    uint8_t count;
+} fc_move;
+
+/* A Table: pile i is cards[off[i]] .. cards[off[i+1]-1], bottom card first (the stock's next card is
+ * its last, as in Table.piles).  vars[0 .. vlen) is the game's own state, encoded by its kernel so that
+ * two positions have equal bytes exactly when Table.vars are equal (it is part of the search key). */
+typedef struct {
+    uint8_t off[FC_MAXC + 1];
+    uint8_t cards[FC_CARDS];
+    int8_t fsuit[FC_MAXC];    /* Table.fsuit: suit of each foundation, -1 when not known */
+    uint8_t passes, rounds;   /* Table.passes, Table.rounds */
+    uint16_t vlen;
+    uint8_t vars[FC_VARS];
+} fc_state;
+
+/* A game instance's static facts (Game): its layout and the options its module encodes. */
+typedef struct {
+    int n;                        /* containers */
+    int stock;                    /* Game.stock, -1 when none */
+    int nfound;
+    uint8_t found[FC_MAXC];       /* Game.foundations, in order */
+    uint8_t role[FC_MAXC];        /* FC_TABLEAU … */
+    int8_t fbase[FC_MAXC];        /* Game.fbase: base rank of a foundation, -1 otherwise */
+    int8_t fdir[FC_MAXC];         /* Game.fdir: +1 up, -1 down, 0 otherwise */
+    int nopt;
+    int32_t opt[FC_MAXOPT];       /* the game's own options: see its kernel and its module's encoder */
+} fc_game;
+
+typedef struct {
+    const char *name;   /* the game ID */
+    /* Game.legal_moves: every legal move, in the engine's order; returns how many */
+    int (*legal)(const fc_game *g, const fc_state *s, fc_move *out);
+    /* Table.push: carry out a legal move (procedures and effects included); Table.ply is not kept */
+    void (*apply)(const fc_game *g, fc_state *s, const fc_move *m);
+    /* SEARCH['safe_move'], or NULL */
+    int (*safe)(const fc_game *g, const fc_state *s, const fc_move *m);
+    /* SEARCH['dead_ends'] asked at every position (when dead_ends_at_nodes), or NULL: nonzero = lost */
+    int (*lost)(const fc_game *g, const fc_state *s);
+} fc_kernel;
+
+/* ---- pile helpers (state.c) ---- */
+static inline int fc_len(const fc_state *s, int i) { return s->off[i + 1] - s->off[i]; }
+static inline int fc_top(const fc_state *s, int i) {
+    return s->off[i + 1] > s->off[i] ? s->cards[s->off[i + 1] - 1] : -1;
+}
+/* the k-th card of pile i from the bottom (0 = bottom) */
+static inline int fc_at(const fc_state *s, int i, int k) { return s->cards[s->off[i] + k]; }
+static inline const uint8_t *fc_pile(const fc_state *s, int i) { return s->cards + s->off[i]; }
+static inline int fc_rank(int card) { return card >> 2; }
+static inline int fc_suit(int card) { return card & 3; }
+
+int fc_pop(fc_state *s, int n, int i);                 /* remove and return the top card of pile i */
+void fc_push(fc_state *s, int n, int i, int card);     /* put card on top of pile i */
+void fc_insert_bottom(fc_state *s, int n, int i, int card);  /* put card under pile i */
+/* move the top k cards of pile a onto pile b, keeping their order; a foundation without a suit takes
+ * the suit of the first card moved (as engine.game.transfer does) */
+void fc_transfer(const fc_game *g, fc_state *s, int a, int b, int k);
+/* replace pile i by len cards (bottom first) */
+void fc_set_pile(fc_state *s, int n, int i, const uint8_t *cards, int len);
+/* cards on the foundations */
+int fc_home(const fc_game *g, const fc_state *s);
+
+/* ---- the kernels (kernels.c) ---- */
+const fc_kernel *fc_kernel_named(const char *name);
+
+#endif
