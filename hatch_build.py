@@ -1,12 +1,18 @@
-"""Build hook (hatchling): record the commit the wheel is built from, for ``replay --version``.
+"""Build hook (hatchling): record the commit the wheel is built from, for ``replay --version``, and
+compile the solver's fast core (``replay/fastcore``, a C library loaded with ctypes).
 
 It writes the short hash (with ``-dirty`` when the code differs from it) to a file that the
-wheel carries as ``replay/_build.txt``; outside a git checkout nothing is recorded.
+wheel carries as ``replay/_build.txt``; outside a git checkout nothing is recorded.  The fast core is
+compiled by ``replay/fastcore/build.py`` (``cc``); an editable install builds it beside its sources,
+a wheel carries it (and is then tagged for this platform).  When it cannot be compiled the install
+goes on with a warning, and the solver searches in Python, with the same results, more slowly.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,7 @@ class CommitHook(BuildHookInterface):  # type: ignore[misc]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
+        self._fast_core(version, build_data)
         commit = _git(self.root, "rev-parse", "--short=12", "HEAD")
         if not commit:
             return
@@ -34,3 +41,26 @@ class CommitHook(BuildHookInterface):  # type: ignore[misc]
         out = Path(tempfile.mkdtemp(prefix="replay-build-")) / "_build.txt"
         out.write_text(commit + "\n", encoding="utf-8")
         build_data["force_include"][str(out)] = "replay/_build.txt"
+
+    def _fast_core(self, version: str, build_data: dict[str, Any]) -> None:
+        path = Path(self.root) / "replay" / "fastcore" / "build.py"
+        spec = importlib.util.spec_from_file_location("replay_fastcore_build", path)
+        if spec is None or spec.loader is None:
+            return
+        build = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(build)
+        target = build.library_path()
+        try:
+            if version == "editable":
+                if not target.exists():
+                    build.build(target)
+                return
+            out = Path(tempfile.mkdtemp(prefix="replay-fastcore-")) / target.name
+            build.build(out)
+        except (RuntimeError, OSError) as e:
+            print(f"replay: the solver's fast core was not built ({e}); the solver will search in Python",
+                  file=sys.stderr)
+            return
+        build_data["force_include"][str(out)] = f"replay/fastcore/{target.name}"
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True

@@ -1,7 +1,7 @@
 """Benchmark of the solver: how many deals it decides, how fast it searches, and the speed-up of workers.
 
     .venv/bin/python benchmarks/bench_solver.py [--deals 12] [--nodes 2000] [--seed 1]
-    .venv/bin/python benchmarks/bench_solver.py --decide [--deals 20] [--seconds 1] [--forms napoleons]
+    .venv/bin/python benchmarks/bench_solver.py --decide [--deals 20] [--seconds 1] [--forms napoleons] [--python]
 
 Default mode: each game is played in its base form on seeds SEED … SEED+DEALS-1 with the same
 node budget as the committed results table (so "solved" means: searched to a verdict or to the
@@ -58,17 +58,20 @@ def decide_forms(only: list[str] | None) -> list[Form]:
     return out
 
 
-def decide(form: Form, seeds: list[int], seconds: float) -> dict[str, float]:
-    """Search every deal of ``form`` with ``seconds`` each in this process: the shares and the speed."""
+def decide(form: Form, seeds: list[int], seconds: float, fast: bool = True) -> dict[str, float]:
+    """Search every deal of ``form`` with ``seconds`` each in this process: the shares and the speed
+    (``fast=False``: always the Python search, not the fast core)."""
     from replay.solver.search import UNWINNABLE, WON, Budget, solve
 
     game = game_of(form)
     won = lost = static = 0
     nodes = 0
+    cores: set[str] = set()
     spent = cpu = 0.0
     for s in seeds:
         c0 = time.process_time()
-        r = solve(game, deck=game.deck_from_seed(s), budget=Budget(nodes=None, seconds=seconds))
+        r = solve(game, deck=game.deck_from_seed(s), budget=Budget(nodes=None, seconds=seconds), fast=fast)
+        cores.add(r.core)
         cpu += time.process_time() - c0
         won += r.status == WON
         lost += r.status == UNWINNABLE
@@ -77,23 +80,24 @@ def decide(form: Form, seeds: list[int], seconds: float) -> dict[str, float]:
         spent += r.seconds
     n = len(seeds)
     return {"decided": (won + lost) / n, "won": won / n, "unwinnable": lost / n, "static": static / n,
-            "positions_per_s": nodes / cpu if cpu else 0.0, "seconds": spent}
+            "positions_per_s": nodes / cpu if cpu else 0.0, "seconds": spent, "core": "+".join(sorted(cores))}
 
 
 def main_decide(args: argparse.Namespace) -> None:
     seeds = list(range(args.seed, args.seed + args.deals))
-    print(f"{args.deals} deals per form (seeds {seeds[0]}–{seeds[-1]}), {args.seconds:g} s each, one core\n")
+    which = "the Python search only" if args.python else "the fast core where a game has one"
+    print(f"{args.deals} deals per form (seeds {seeds[0]}–{seeds[-1]}), {args.seconds:g} s each, one core, {which}\n")
     head = (f"{'form':62} {'decided':>8} {'won':>7} {'unwinn.':>8} {'static':>7} {'positions/cpu-s':>15} "
-            f"{'time':>7}")
+            f"{'time':>7} {'core':>6}")
     print(head)
     print("-" * len(head))
     worst = 1.0
     for form in decide_forms(args.forms):
         game_of(form)  # built before the clock starts
-        d = decide(form, seeds, args.seconds)
+        d = decide(form, seeds, args.seconds, fast=not args.python)
         worst = min(worst, d["decided"])
         print(f"{form.label:62} {100 * d['decided']:7.0f}% {100 * d['won']:6.0f}% {100 * d['unwinnable']:7.0f}% "
-              f"{100 * d['static']:6.0f}% {d['positions_per_s']:15.0f} {d['seconds']:6.1f}s", flush=True)
+              f"{100 * d['static']:6.0f}% {d['positions_per_s']:15.0f} {d['seconds']:6.1f}s {d['core']:>6}", flush=True)
     print(f"\nleast decided form: {100 * worst:.0f}% (goal of issue #15: 99% at 1 s)")
 
 
@@ -107,6 +111,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="time per deal with --decide (default 1)")
     ap.add_argument("--forms", nargs="*", default=None,
                     help="with --decide: only the forms whose label contains one of these words")
+    ap.add_argument("--python", action="store_true",
+                    help="with --decide: search in Python even where a game has a fast core (the comparison)")
     args = ap.parse_args()
     print(f"replay solver benchmark — code {code_version()}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "")

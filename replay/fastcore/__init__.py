@@ -51,6 +51,24 @@ class FcGame(ctypes.Structure):
                 ("nopt", ctypes.c_int), ("opt", ctypes.c_int32 * MAXOPT)]
 
 
+class FcProfile(ctypes.Structure):
+    _fields_ = [("nsame_tableau", ctypes.c_int), ("same_tableau", ctypes.c_uint8 * MAXC),
+                ("ngroups", ctypes.c_int), ("group_len", ctypes.c_uint8 * MAXC),
+                ("groups", (ctypes.c_uint8 * MAXC) * MAXC), ("rounds_cap", ctypes.c_int),
+                ("use_safe", ctypes.c_int), ("use_lost", ctypes.c_int)]
+
+
+class FcResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("stopped_by", ctypes.c_int), ("best_home", ctypes.c_int),
+                ("error", ctypes.c_int), ("nodes", ctypes.c_int64), ("positions", ctypes.c_int64),
+                ("pruned", ctypes.c_int64), ("nline", ctypes.c_int), ("nbest", ctypes.c_int),
+                ("line", ctypes.POINTER(FcMove)), ("best_line", ctypes.POINTER(FcMove))]
+
+
+#: the search's clock callback: (nodes, best cards home) -> 0 go on, else the reason to stop
+TICK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int)
+
+
 @dataclass(frozen=True)
 class FastCore:
     """What a game module declares to be searched by the fast core (``SEARCH['fast_core']``).
@@ -103,6 +121,14 @@ def _load(path: Path) -> ctypes.CDLL | None:
                                ctypes.POINTER(FcMove)]
     lib.fc_is_lost.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState)]
     lib.fc_has_kernel.argtypes = [ctypes.c_char_p]
+    lib.fc_solve.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
+                             ctypes.POINTER(FcState), ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
+    lib.fc_free_result.argtypes = [ctypes.POINTER(FcResult)]
+    for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
+        f = getattr(lib, f"fc_sizeof_{name}")
+        f.restype = ctypes.c_size_t
+        if f() != ctypes.sizeof(struct):  # the ctypes mirror and the C header disagree: do not use it
+            return None
     return lib
 
 
@@ -182,6 +208,82 @@ def from_move(m: Move) -> FcMove:
     return FcMove(TYPE_CODE[m.type], m.src, m.dst, m.count)
 
 
+@dataclass
+class Found:
+    """What the C search found (the fields of :class:`replay.solver.search.Result` it fills)."""
+
+    status: str
+    stopped_by: str | None
+    nodes: int
+    positions: int
+    pruned: int
+    best_home: int
+    line: list[Move]
+    best_line: list[Move]
+
+
+STATUS = ("won", "unwinnable", "unknown")
+
+
+def encode_profile(game: Game, same_tableau: tuple[int, ...], same_foundations: tuple[tuple[int, ...], ...],
+                   rounds_cap: int | None, use_safe: bool, use_lost: bool) -> FcProfile:
+    p = FcProfile()
+    p.nsame_tableau = len(same_tableau)
+    for j, i in enumerate(same_tableau):
+        p.same_tableau[j] = i
+    p.ngroups = len(same_foundations)
+    for gi, grp in enumerate(same_foundations):
+        p.group_len[gi] = len(grp)
+        for j, f in enumerate(grp):
+            p.groups[gi][j] = f
+    p.rounds_cap = -1 if rounds_cap is None else rounds_cap
+    p.use_safe, p.use_lost = int(use_safe), int(use_lost)
+    return p
+
+
+def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_nodes: int | None,
+           tick: Callable[[int, int], str | None] | None) -> Found | None:
+    """Run the C search from ``root`` (None when it cannot: the caller searches in Python).
+
+    ``tick(nodes, best_home)`` is called every 16 positions, as the Python search looks at its clock;
+    a reason it returns (``"seconds"``, ``"interrupted"``) ends the search with that ``stopped_by``.
+    """
+    lib = library()
+    if lib is None:
+        return None
+    reasons: list[str] = []
+
+    def on_tick(nodes: int, best: int) -> int:
+        try:
+            why = tick(nodes, best) if tick is not None else None
+        except BaseException as e:  # KeyboardInterrupt and the like: stop, and raise it after
+            reasons.append("error")
+            errors.append(e)
+            return 2
+        if why:
+            reasons.append(why)
+            return 2
+        return 0
+
+    errors: list[BaseException] = []
+    cb = TICK(on_tick) if tick is not None else TICK()
+    res = FcResult()
+    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(encode_game(game, spec)), ctypes.byref(profile),
+                      ctypes.byref(root), -1 if max_nodes is None else max_nodes, cb, ctypes.byref(res))
+    if errors:
+        lib.fc_free_result(ctypes.byref(res))
+        raise errors[0]
+    if rc != 0:
+        return None
+    try:
+        line = [to_move(res.line[i]) for i in range(res.nline)]
+        best = [to_move(res.best_line[i]) for i in range(res.nbest)]
+    finally:
+        lib.fc_free_result(ctypes.byref(res))
+    stopped = None if res.stopped_by == 0 else "nodes" if res.stopped_by == 1 else reasons[-1]
+    return Found(STATUS[res.status], stopped, res.nodes, res.positions, res.pruned, res.best_home, line, best)
+
+
 class Kernel:
     """One game instance's kernel, called move by move (for the tests: the search runs whole in C)."""
 
@@ -218,5 +320,5 @@ class Kernel:
         return decode_piles(s, len(self.game.roles))
 
 
-__all__ = ["FastCore", "Kernel", "library", "spec_of", "encode_game", "encode_table", "decode_piles",
+__all__ = ["FastCore", "Kernel", "Found", "search", "encode_profile", "library", "spec_of", "encode_game", "encode_table", "decode_piles",
            "state_vars", "to_move", "from_move", "FcState", "FcGame", "FcMove"]

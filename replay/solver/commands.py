@@ -161,7 +161,8 @@ def register(app: typer.Typer) -> None:
             _fail(e.one_line(), 1)
         budget = Budget(nodes=nodes or None, seconds=seconds)
         r = _solve_interruptibly(g, table, budget)
-        facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s; budget {budget.describe()}"
+        core = ", fast core" if r.core == "c" else ""
+        facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; budget {budget.describe()}"
         if r.status != WON:
             if r.proof:
                 why = f"proved without search: {r.proof}"

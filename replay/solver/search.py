@@ -85,12 +85,13 @@ class Result:
     proof: str | None = None  #: unwinnable without search: the reason a static proof of loss gave at the root
     pruned: int = 0  #: positions the search entered and found lost by a static proof (not expanded)
     best_line: list[Move] = field(default_factory=list)  #: moves to the first position with ``best_home`` cards home
+    core: str = "python"  #: which search ran: "c" (replay.fastcore) or "python"; the result is the same
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by,
                 "reductions": list(self.reductions), "best_home": self.best_home, "proof": self.proof,
-                "pruned": self.pruned}
+                "pruned": self.pruned, "core": self.core}
 
 
 # ----------------------------------------------------------------------------- per-game knowledge
@@ -323,8 +324,12 @@ Progress = Callable[[int, int, float], None]
 
 def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = None,
           budget: Budget = Budget(), profile: Profile | None = None, progress: Progress | None = None,
-          should_stop: Callable[[], bool] | None = None) -> Result:
+          should_stop: Callable[[], bool] | None = None, fast: bool = True) -> Result:
     """Search for a winning line from ``table`` (or a fresh table of ``deck``); the table is not changed.
+
+    With ``fast`` (the default) a game whose module declares a fast core (``SEARCH['fast_core']``,
+    :mod:`replay.fastcore`) is searched by it when it can take this position and profile: the same
+    search, step for step, with the same result, in C.  ``fast=False`` always searches in Python.
 
     ``progress(nodes, best_home, seconds)`` is called about every :data:`PROGRESS_EVERY` seconds while
     the search runs; when ``should_stop()`` turns true the search ends with what it has (``unknown``,
@@ -346,11 +351,20 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
             return Result(UNWINNABLE, [], 0, time.perf_counter() - start, positions=1, reductions=profile.notes,
                           best_home=root.cards_home(), proof=why)
     lost = profile.lost if profile.dead_ends and profile.dead_ends_at_nodes else None
-    seen = {key(root)}
     max_nodes = budget.nodes
     deadline = start + budget.seconds if budget.seconds is not None else None
     timed = deadline is not None or progress is not None or should_stop is not None
     next_report = start + PROGRESS_EVERY
+    if fast:
+        found = _fast_search(game, root, profile, lost is not None, max_nodes, start, deadline, progress,
+                             should_stop)
+        if found is not None:
+            if found.status == WON:
+                _check_won_line(table, found.line)
+            return Result(found.status, found.line, found.nodes, time.perf_counter() - start, found.stopped_by,
+                          found.positions, profile.notes, found.best_home, pruned=found.pruned,
+                          best_line=found.best_line, core="c")
+    seen = {key(root)}
     stack = [_Frame(root, ordered_moves(game, root, profile))]
     line: list[Move] = []
     nodes = 1
@@ -404,6 +418,43 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     status = UNKNOWN if stopped else UNWINNABLE
     return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
                   pruned=pruned, best_line=best_line)
+
+
+def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_nodes: int | None, start: float,
+                 deadline: float | None, progress: Progress | None, should_stop: Callable[[], bool] | None) -> Any:
+    """The C search of :mod:`replay.fastcore` from ``root``, or None when it cannot take this search (no
+    kernel for the game, a state it cannot encode, a profile other than the game's own)."""
+    from replay import fastcore
+    from replay.games.catalog import module
+
+    spec = fastcore.spec_of(game)
+    if spec is None:
+        return None
+    hints = getattr(module(game.id), "SEARCH", None) or {}
+    if profile.safe is not None and profile.safe is not hints.get("safe_move"):
+        return None  # the kernel mirrors the module's own safe move, not another
+    if use_lost and profile.dead_ends != tuple(hints.get("dead_ends", ())):
+        return None
+    state = fastcore.encode_table(root, spec)
+    if state is None:
+        return None
+    report = [start + PROGRESS_EVERY]
+
+    def tick(nodes: int, best: int) -> str | None:  # what the Python loop does every CHECK_EVERY positions
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
+            return "seconds"
+        if should_stop is not None and should_stop():
+            return "interrupted"
+        if progress is not None and now >= report[0]:
+            progress(nodes, best, now - start)
+            report[0] = now + PROGRESS_EVERY
+        return None
+
+    timed = deadline is not None or progress is not None or should_stop is not None
+    cap = fastcore.encode_profile(game, profile.same_tableau, profile.same_foundations, profile.rounds_cap,
+                                  profile.safe is not None, use_lost)
+    return fastcore.search(game, spec, state, cap, max_nodes, tick if timed else None)
 
 
 def _check_won_line(table: Table, line: list[Move]) -> None:

@@ -1,0 +1,152 @@
+"""The fast search core (replay.fastcore) against the Python search: the same search, step for step.
+
+Every game whose module declares a kernel is searched both ways, in every form the statistics use
+(each variant, each ruling reading, Napoleon's Square's modern readings), on the same deals and
+budgets: the verdict, the positions expanded and recorded, the positions a proof pruned, the best
+cards home, the winning line and the line to the best position must all be equal.  The kernels'
+own tests (tests/test_fastcore_<game>.py) hold each kernel to the rule functions move by move.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from replay import fastcore
+from replay.fastcore import build
+from replay.solver.search import Budget, Profile, solve
+from replay.solver.stats import Form, game_of
+from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+
+LIB = fastcore.library()
+
+
+def test_the_install_built_the_fast_core() -> None:
+    """The README's install compiles the core (hatch_build.py); without it the solver is slow, not wrong,
+    so nothing else would notice its absence."""
+    if os.environ.get("REPLAY_NO_FASTCORE"):
+        pytest.skip("REPLAY_NO_FASTCORE is set")
+    assert LIB is not None, "replay/fastcore was not built (is there a C compiler?)"
+    assert LIB.fc_source_hash().decode() == build.source_hash()
+
+
+def test_the_library_is_named_after_its_sources(tmp_path) -> None:
+    """A library built from other sources is never loaded: its file name changes with every byte of them."""
+    import shutil
+
+    root = tmp_path / "fastcore"
+    shutil.copytree(build.HERE, root, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    before = build.library_path(root)
+    src = root / "search.c"
+    src.write_bytes(src.read_bytes() + b"\n/* changed */\n")
+    assert build.library_path(root) != before
+
+
+def _kernel_forms() -> list[Form]:
+    out = [f for f in forms() if _has_kernel(f)]
+    out += [r[0] for r in ruling_forms() if _has_kernel(r[0])]
+    if _has_kernel(NAPOLEON_MODERN):
+        out.append(NAPOLEON_MODERN)
+    return out
+
+
+def _has_kernel(form: Form) -> bool:
+    return LIB is not None and fastcore.spec_of(game_of(form)) is not None
+
+
+FORMS = _kernel_forms() if LIB is not None else []
+needs_core = pytest.mark.skipif(LIB is None, reason="the fast core is not built")
+
+
+def _same(a, b) -> None:
+    assert (a.status, a.nodes, a.positions, a.pruned, a.best_home, a.stopped_by) == \
+           (b.status, b.nodes, b.positions, b.pruned, b.best_home, b.stopped_by)
+    assert a.line == b.line
+    assert a.best_line == b.best_line
+
+
+@needs_core
+def test_some_game_has_a_kernel() -> None:
+    assert {f.game for f in FORMS} >= {"exiles", "napoleons-square"}
+
+
+@needs_core
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f.label)
+def test_the_c_search_is_the_python_search(form: Form) -> None:
+    """Same deals, same node budget: the same result in every field, whether won, lost or cut off."""
+    game = game_of(form)
+    statuses = set()
+    for seed in range(1, 7):
+        deck = game.deck_from_seed(seed)
+        for nodes in (150, 700):
+            py = solve(game, deck=deck, budget=Budget(nodes=nodes), fast=False)
+            c = solve(game, deck=deck, budget=Budget(nodes=nodes))
+            _same(c, py)
+            statuses.add(py.status)
+    assert statuses  # the comparison ran
+
+
+@needs_core
+def test_the_c_search_decides_as_python_does_to_the_end() -> None:
+    """With no budget on small searches (exiles' lost deals end within a few hundred positions): the
+    same proof of loss, every position of it."""
+    game = game_of(Form("exiles"))
+    decided = 0
+    for seed in range(1, 30):
+        deck = game.deck_from_seed(seed)
+        c = solve(game, deck=deck, budget=Budget(nodes=20_000))
+        if c.status == "unknown":
+            continue
+        _same(c, solve(game, deck=deck, budget=Budget(nodes=20_000), fast=False))
+        decided += 1
+    assert decided >= 5
+
+
+@needs_core
+def test_the_c_search_follows_a_custom_profile() -> None:
+    """Without the game's reductions (a profile given by the caller) the C search mirrors the bare search."""
+    game = game_of(Form("napoleons-square"))
+    deck = game.deck_from_seed(3)
+    _same(solve(game, deck=deck, budget=Budget(nodes=400), profile=Profile()),
+          solve(game, deck=deck, budget=Budget(nodes=400), profile=Profile(), fast=False))
+
+
+@needs_core
+def test_a_stop_request_and_progress_reach_the_c_search() -> None:
+    """should_stop ends the C search as it ends the Python one (Ctrl-C in ``replay solve``), and
+    progress is reported while it runs."""
+    game = game_of(Form("napoleons-square"))
+    deck = game.deck_from_seed(2)
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) >= 5
+
+    r = solve(game, deck=deck, budget=Budget(nodes=None), should_stop=stop)
+    assert r.status == "unknown" and r.stopped_by == "interrupted"
+    assert r.nodes == 5 * 16  # asked every 16 positions, as the Python search asks
+    seen = []
+    r = solve(game, deck=deck, budget=Budget(nodes=None, seconds=0.6),
+              progress=lambda n, b, s: seen.append((n, b, s)))
+    assert r.stopped_by == "seconds" and seen and seen[-1][0] > 0
+
+
+@needs_core
+def test_an_error_in_a_callback_is_raised_not_swallowed() -> None:
+    game = game_of(Form("exiles"))
+
+    def boom() -> bool:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(game, deck=game.deck_from_seed(1), budget=Budget(nodes=None), should_stop=boom)
+
+
+def test_without_the_core_the_solver_searches_in_python(monkeypatch) -> None:
+    """No library (no compiler, or REPLAY_NO_FASTCORE): the same answers from the Python search."""
+    monkeypatch.setattr(fastcore, "library", lambda: None)
+    game = game_of(Form("exiles"))
+    r = solve(game, deck=game.deck_from_seed(3), budget=Budget(nodes=300))
+    assert r.status in ("won", "unwinnable", "unknown") and r.nodes > 0
