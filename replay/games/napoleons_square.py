@@ -17,9 +17,10 @@ from typing import Any, Iterator
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import deal_round, fits_foundation, foundation_accepts, one_below_any_suit, one_below_in_suit
-from replay.engine.game import Move, Reason, RuleBook, Setup, Table
+from replay.engine.game import Game, Move, Reason, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
+from replay.fastcore import FastCore
 
 ID = "napoleons-square"
 VARIANTS: tuple[str, ...] = ()
@@ -418,3 +419,28 @@ SEARCH["dead_ends"] = (a_card_that_can_never_come_home_loses,)
 #: asked at the root only: at every position it cost five times the search's speed (about 3 ms a
 #: position) and pruned one to three positions in ten, deciding no more deals at 1 s (benchmarks/README.md)
 SEARCH["dead_ends_at_nodes"] = False
+
+
+# ----------------------------------------------------------------------------- for the solver: the fast core
+
+
+def _fast_options(g: Game) -> list[int]:
+    """The options as replay/fastcore/games/napoleons_square.c reads them: the four rulings, the talon,
+    then the packets in dealing order (the order of _square_moves and of the deal)."""
+    o = g.options
+    packets = list(o["packets"])
+    return [int(o["in_suit"]), int(o["sequences"]), int(o["space_any"]), int(o["talon_marries"]),
+            o["talon"], len(packets), *packets]
+
+
+def _fast_vars(t: Table) -> bytes | None:
+    """``Table.vars`` as bytes: this game keeps none (None, the Python search, if some ever appear)."""
+    return b"" if not t.vars else None
+
+
+def _fast_vars_back(b: bytes) -> dict[str, Any]:
+    return {}
+
+
+SEARCH["fast_core"] = FastCore(kernel="napoleons-square", options=_fast_options, vars=_fast_vars,
+                               vars_back=_fast_vars_back)

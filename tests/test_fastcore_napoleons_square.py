@@ -1,0 +1,208 @@
+"""The fast core's napoleons-square kernel (replay/fastcore/games/napoleons_square.c) held to the engine.
+
+Random walks from seeded deals under every reading of every ruling (each non-default reading over
+the defaults, and the combination the statistics use): at every position the kernel's legal moves
+must be the engine's, in the engine's order; the same randomly chosen move is then carried out on
+both, and the tables must agree (piles, foundation suits, passes, rounds, vars).  ``safe`` is held to
+SEARCH['safe_move'] on every legal move met.  Walks prefer moves to positions not seen yet (moves
+between packets can go back and forth for ever) and stop at the end of the game or after STEPS;
+every walk plays the pack out and reaches the end game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from replay import fastcore
+from replay.engine.game import Game, Move, Table
+from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE
+from replay.games import create
+from replay.games import napoleons_square as ns
+
+pytestmark = pytest.mark.skipif(fastcore.library() is None,
+                                reason="the fast core library is missing and cannot be built (no C compiler?)")
+
+GAME = "napoleons-square"
+DEFAULTS = {"marriage-suit": "in-suit", "sequence-moves": "single-card", "space-fill": "talon-or-pack",
+            "talon-to-square": "allowed"}
+READINGS = [
+    {},
+    {"marriage-suit": "any-suit"},
+    {"sequence-moves": "whole-sequence"},
+    {"space-fill": "any-card"},
+    {"talon-to-square": "forbidden"},
+    {"sequence-moves": "whole-sequence", "space-fill": "any-card"},  # the statistics' combination
+]
+WALKS = 24
+STEPS = 600
+PROGRESS = 0.2  # how often a walk tries a deal or a card home first
+
+
+def moves_of(ms: list[Move]) -> list[tuple[str, int, int, int]]:
+    return [(m.type, m.src, m.dst, m.count) for m in ms]
+
+
+def compare_tables(k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> None:
+    n = len(t.piles)
+    assert k.piles(s) == t.piles, f"piles differ {where}"
+    assert list(s.fsuit[:n]) == t.fsuit, f"foundation suits differ {where}"
+    assert (s.passes, s.rounds) == (t.passes, t.rounds), f"passes/rounds differ {where}"
+    assert fastcore.state_vars(s) == k.spec.vars(t), f"vars differ {where}"
+    assert k.spec.vars_back is not None and k.spec.vars_back(fastcore.state_vars(s)) == t.vars
+
+
+def compare_legal(game: Game, k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> list[Move]:
+    want = game.legal_moves(t)
+    got = k.legal(s)
+    assert moves_of(got) == moves_of(want), f"legal moves differ {where}"
+    return want
+
+
+def choose(rng: random.Random, t: Table, legal: list[Move], seen: set) -> Move:
+    """A random legal move, preferring one that leads to a position not seen yet, and now and then one
+    that makes progress (a deal or a card home), so that most walks reach the end of the game."""
+    order = list(legal)
+    rng.shuffle(order)
+    if rng.random() < PROGRESS:
+        order.sort(key=lambda m: m.type == "move" and t.game.roles[m.dst] != FOUNDATION)
+    for m in order:
+        after = t.copy()
+        after.push(m)
+        if after.key() not in seen:
+            return m
+    return order[0]
+
+
+def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
+    rng = random.Random(seed * 7919 + 17)
+    t = game.new_table(game.deck_from_seed(seed))
+    s = k.state(t)
+    assert s is not None
+    safe_move = ns.SEARCH["safe_move"]
+    seen = {t.key()}
+    for step in range(STEPS):
+        where = f"(seed {seed}, step {step}, rulings {game.rulings})"
+        compare_tables(k, s, t, where)
+        legal = compare_legal(game, k, s, t, where)
+        for m in legal:
+            py = bool(safe_move(t, m))
+            assert k.safe(s, m) == py, f"safe({m}) differs {where}"
+            stats["safe"] += py
+            stats[_kind(game, m)] += 1
+            if m.count > 1 and not t.piles[m.dst]:
+                stats["run into a space"] += 1
+        if not legal or t.is_won():
+            stats["won" if t.is_won() else "lost"] += 1
+            stats["pack out"] += not t.piles[game.stock]
+            return
+        m = choose(rng, t, legal, seen)
+        stats["played " + _kind(game, m)] += 1
+        t.push(m)
+        k.apply(s, m)
+        seen.add(t.key())
+    compare_tables(k, s, t, f"(seed {seed}, at the cap)")
+    stats["cap"] += 1
+    stats["pack out"] += not t.piles[game.stock]
+
+
+def _kind(game: Game, m: Move) -> str:
+    if m.type != "move":
+        return m.type
+    a, b = game.roles[m.src], game.roles[m.dst]
+    if a == TABLEAU and b == TABLEAU:
+        return "square-run" if m.count > 1 else "square"
+    return f"{a}->{b}"
+
+
+@pytest.mark.parametrize("rulings", READINGS, ids=lambda r: ",".join(f"{a}={b}" for a, b in r.items()) or "default")
+def test_kernel_matches_the_engine_on_random_walks(rulings: dict[str, str]) -> None:
+    game = create(GAME, rulings=rulings)
+    k = fastcore.Kernel(game)
+    stats: Counter = Counter()
+    for seed in range(WALKS):
+        walk(game, k, 1000 + seed, stats)
+    readings = {**DEFAULTS, **rulings}
+    # the walks exercise every rule of this reading
+    assert stats["deal"] and stats["tableau->foundation"] and stats["waste->foundation"]
+    assert stats["square"] and stats["stock->tableau"] and stats["waste->tableau"]
+    assert stats["safe"]
+    assert stats["played square"] and stats["played tableau->foundation"] and stats["played stock->tableau"]
+    if readings["sequence-moves"] == "whole-sequence":
+        assert stats["square-run"] and stats["played square-run"]
+    else:
+        assert not stats["square-run"]
+    assert bool(stats["run into a space"]) == (rulings == READINGS[-1])  # whole runs into spaces: both rulings
+    # every walk plays the pack out; some end with no move left (others wander about the end game: a
+    # card can go back and forth between the two copies of the card it marries, for ever)
+    assert stats["pack out"] == WALKS and stats["lost"] + stats["won"] >= 1, stats
+
+
+def test_spaces_and_talon_marriages_follow_their_rulings() -> None:
+    """Moves into a space from the square appear only under space-fill=any-card; talon marriages onto
+    packets only under talon-to-square=allowed (the walks above meet both kinds)."""
+    for rulings, space_any, talon in (({}, False, True), ({"space-fill": "any-card"}, True, True),
+                                      ({"talon-to-square": "forbidden"}, False, False)):
+        game = create(GAME, rulings=rulings)
+        k = fastcore.Kernel(game)
+        into_space = onto_packet = 0
+        for seed in range(6):
+            t = game.new_table(game.deck_from_seed(2000 + seed))
+            s = k.state(t)
+            rng = random.Random(seed)
+            seen = {t.key()}
+            for _ in range(STEPS):
+                legal = compare_legal(game, k, s, t, f"(seed {seed}, {rulings})")
+                if not legal:
+                    break
+                for m in k.legal(s):
+                    if m.type == "move" and game.roles[m.dst] == TABLEAU:
+                        if game.roles[m.src] == TABLEAU and not t.piles[m.dst]:
+                            into_space += 1
+                        if game.roles[m.src] == WASTE and t.piles[m.dst]:
+                            onto_packet += 1
+                m = choose(rng, t, legal, seen)
+                t.push(m)
+                k.apply(s, m)
+                seen.add(t.key())
+        assert bool(into_space) == space_any, rulings
+        assert bool(onto_packet) == talon, rulings
+
+
+def test_the_comparisons_can_fail() -> None:
+    """A move list in another order, or a kernel told another ruling, is caught."""
+    game = create(GAME, rulings={"sequence-moves": "whole-sequence", "space-fill": "any-card"})
+    k = fastcore.Kernel(game)
+    t = game.new_table(game.deck_from_seed(5))
+    t.push(Move("deal"))
+    s = k.state(t)
+    legal = k.legal(s)
+    assert len(legal) > 1 and moves_of(legal) == moves_of(game.legal_moves(t))
+    assert moves_of(legal[::-1]) != moves_of(game.legal_moves(t))
+    # the kernel told space-fill=talon-or-pack (opt[2]) while the engine plays any-card: found out
+    k.g.opt[2] = 0
+    with pytest.raises(AssertionError):
+        for seed in range(10):
+            walk(game, k, 3000 + seed, Counter())
+    # a table changed behind the kernel's back is found out
+    k2 = fastcore.Kernel(game)
+    s2 = k2.state(t)
+    t2 = t.copy()
+    t2.piles[0].append(t2.piles[1].pop())
+    with pytest.raises(AssertionError):
+        compare_tables(k2, s2, t2, "")
+
+
+def test_options_and_vars_encode_the_instance() -> None:
+    game = create(GAME, rulings={"marriage-suit": "any-suit", "talon-to-square": "forbidden"})
+    spec = ns.SEARCH["fast_core"]
+    opts = spec.options(game)
+    assert opts[:6] == [0, 0, 0, 0, game.options["talon"], 12]
+    assert opts[6:] == list(game.options["packets"])
+    t = game.new_table(game.deck_from_seed(1))
+    assert spec.vars(t) == b"" and spec.vars_back(b"") == {}
+    t.vars["something"] = 1
+    assert spec.vars(t) is None  # a state this encoder does not know: the search stays in Python
+    assert {game.roles[i] for i in range(len(game.roles))} == {TABLEAU, FOUNDATION, STOCK, WASTE}
