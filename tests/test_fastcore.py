@@ -150,3 +150,36 @@ def test_without_the_core_the_solver_searches_in_python(monkeypatch) -> None:
     game = game_of(Form("exiles"))
     r = solve(game, deck=game.deck_from_seed(3), budget=Budget(nodes=300))
     assert r.status in ("won", "unwinnable", "unknown") and r.nodes > 0
+
+
+@needs_core
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f.label)
+def test_a_kernels_shortcut_for_the_move_order_agrees_with_its_legal_moves(form: Form) -> None:
+    """A kernel's optional ``frees`` (the search's question "can this pile's top card now go home?",
+    answered without listing every move) gives what the engine's legal moves give, on random walks."""
+    import random
+
+    game = game_of(form)
+    k = fastcore.Kernel(game)
+    if not k.has_frees:
+        pytest.skip("this kernel has no frees: the search scans its legal moves")
+    rng = random.Random(form.label)
+    asked = answered_yes = 0
+    for seed in range(1, 9):
+        t = game.new_table(game.deck_from_seed(seed))
+        for _ in range(300):
+            moves = t.legal_moves()
+            if not moves:
+                break
+            s = k.state(t)
+            assert s is not None
+            for src in range(len(game.roles)):
+                want = bool(t.piles[src]) and any(m.type == "move" and m.src == src and m.dst in game.foundations
+                                                  for m in moves)
+                got = k.frees(s, src)
+                if game.roles[src] in ("tableau", "reserve"):  # the sources the search asks about
+                    assert got == want, (seed, src, t.snapshot())
+                    asked += 1
+                    answered_yes += got
+            t.push(rng.choice(moves))
+    assert asked and answered_yes

@@ -121,6 +121,8 @@ def _load(path: Path) -> ctypes.CDLL | None:
                                ctypes.POINTER(FcMove)]
     lib.fc_is_lost.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState)]
     lib.fc_has_kernel.argtypes = [ctypes.c_char_p]
+    lib.fc_has_frees.argtypes = [ctypes.c_char_p]
+    lib.fc_frees.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState), ctypes.c_int]
     lib.fc_solve.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
                              ctypes.POINTER(FcState), ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
     lib.fc_free_result.argtypes = [ctypes.POINTER(FcResult)]
@@ -315,6 +317,14 @@ class Kernel:
 
     def lost(self, s: FcState) -> bool:
         return bool(self.lib.fc_is_lost(self.name, ctypes.byref(self.g), ctypes.byref(s)))
+
+    def frees(self, s: FcState, src: int) -> bool:
+        """The kernel's ``frees``: whether a legal move takes the top card of ``src`` to a foundation."""
+        return bool(self.lib.fc_frees(self.name, ctypes.byref(self.g), ctypes.byref(s), src))
+
+    @property
+    def has_frees(self) -> bool:
+        return bool(self.lib.fc_has_frees(self.name))
 
     def piles(self, s: FcState) -> list[list[int]]:
         return decode_piles(s, len(self.game.roles))

@@ -66,6 +66,9 @@ typedef struct {
     int (*safe)(const fc_game *g, const fc_state *s, const fc_move *m);
     /* SEARCH['dead_ends'] asked at every position (when dead_ends_at_nodes), or NULL: nonzero = lost */
     int (*lost)(const fc_game *g, const fc_state *s);
+    /* optional, for speed: whether some legal move takes the top card of src to a foundation (what the
+     * search's move order asks of every child, frees_a_card); NULL: the search scans legal() */
+    int (*frees)(const fc_game *g, const fc_state *s, int src);
 } fc_kernel;
 
 /* ---- pile helpers (state.c) ---- */

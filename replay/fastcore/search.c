@@ -53,8 +53,17 @@ typedef struct {
 } keyset;
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ULL; }
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
     return h;
 }
@@ -114,12 +123,22 @@ static int keyset_add(keyset *k, const uint8_t *key, size_t len) {
 
 typedef struct { const uint8_t *p; int len; int suit; } piece;
 
-static int piece_cmp(const void *a, const void *b) {
-    const piece *x = a, *y = b;
+static int piece_cmp(const piece *x, const piece *y) {
     if (x->suit != y->suit) return x->suit - y->suit;
     int n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->p, y->p, (size_t)n);
-    return c ? c : x->len - y->len;
+    for (int i = 0; i < n; i++)
+        if (x->p[i] != y->p[i]) return x->p[i] - y->p[i];
+    return x->len - y->len;
+}
+
+/* insertion sort: the groups are small (a dozen piles at most), and any fixed total order will do */
+static void sort_pieces(piece *ps, int n) {
+    for (int i = 1; i < n; i++) {
+        piece x = ps[i];
+        int j = i - 1;
+        while (j >= 0 && piece_cmp(&ps[j], &x) > 0) { ps[j + 1] = ps[j]; j--; }
+        ps[j + 1] = x;
+    }
 }
 
 /* the key of s: equal keys exactly when position_key gives equal keys */
@@ -138,7 +157,7 @@ static size_t make_key(const fc_game *g, const fc_profile *pr, const uint8_t *gr
             int i = pr->same_tableau[j];
             ps[j].p = fc_pile(s, i); ps[j].len = fc_len(s, i); ps[j].suit = 0;
         }
-        qsort(ps, (size_t)pr->nsame_tableau, sizeof(piece), piece_cmp);
+        sort_pieces(ps, pr->nsame_tableau);
         for (int j = 0; j < pr->nsame_tableau; j++) {
             out[at++] = (uint8_t)ps[j].len;
             memcpy(out + at, ps[j].p, (size_t)ps[j].len); at += (size_t)ps[j].len;
@@ -150,7 +169,7 @@ static size_t make_key(const fc_game *g, const fc_profile *pr, const uint8_t *gr
             int f = pr->groups[gi][j];
             ps[j].p = fc_pile(s, f); ps[j].len = fc_len(s, f); ps[j].suit = s->fsuit[f] + 1;
         }
-        qsort(ps, (size_t)n, sizeof(piece), piece_cmp);
+        sort_pieces(ps, n);
         for (int j = 0; j < n; j++) {
             out[at++] = (uint8_t)ps[j].suit;
             out[at++] = (uint8_t)ps[j].len;
@@ -171,6 +190,7 @@ static size_t make_key(const fc_game *g, const fc_profile *pr, const uint8_t *gr
 
 static int frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *child, int src, fc_move *buf) {
     if (!fc_len(child, src)) return 0;
+    if (k->frees) return k->frees(g, child, src) != 0;
     int n = k->legal(g, child, buf);
     for (int i = 0; i < n; i++)
         if (buf[i].type == FC_MOVE && buf[i].src == src && buf[i].dst >= 0 && g->role[buf[i].dst] == FC_FOUNDATION)

@@ -138,14 +138,15 @@ def profile_for(game: Game) -> Profile:
     function ``(table, move) -> bool`` whose docstring gives the proof) and ``dead_ends`` (a
     sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
     when the position cannot be won; its docstring argues why it is sound) with
-    ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root).
+    ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root), and
+    ``fast_core`` (a :class:`replay.fastcore.FastCore`: the game's C kernel, used by :func:`solve`).
     No ``SEARCH``: no reductions.
     """
     from replay.games.catalog import module
 
     hints = getattr(module(game.id), "SEARCH", None) or {}
     unknown = set(hints) - {"interchangeable_tableau", "interchangeable_foundations", "rounds_matter_up_to",
-                            "safe_move", "dead_ends", "dead_ends_at_nodes"}
+                            "safe_move", "dead_ends", "dead_ends_at_nodes", "fast_core"}
     if unknown:
         raise ValueError(f"{game.id}: unknown SEARCH hints {sorted(unknown)}")
     notes = []

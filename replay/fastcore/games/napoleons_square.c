@@ -193,4 +193,15 @@ static int safe(const fc_game *g, const fc_state *s, const fc_move *m) {
     return 1;
 }
 
-const fc_kernel fc_kernel_napoleons_square = {"napoleons-square", legal, apply, safe, NULL};
+/* whether a legal move takes the top card of src to a foundation: what to_foundations would list for
+ * src (the square dealt, a card that fits a foundation), without listing every move */
+static int frees(const fc_game *g, const fc_state *s, int src) {
+    if (s->rounds == 0 || (g->role[src] != FC_TABLEAU && g->role[src] != FC_WASTE)) return 0;
+    int card = fc_top(s, src);
+    if (card < 0) return 0;
+    for (int x = 0; x < g->nfound; x++)
+        if (g->found[x] != src && fits_foundation(g, s, g->found[x], card)) return 1;
+    return 0;
+}
+
+const fc_kernel fc_kernel_napoleons_square = {"napoleons-square", legal, apply, safe, NULL, frees};
