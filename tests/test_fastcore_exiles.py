@@ -106,7 +106,7 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
 
 
 @pytest.mark.parametrize("rulings", READINGS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default")
-def test_kernel_follows_the_engine_on_random_walks(rulings):
+def test_kernel_follows_the_engine_on_random_walks(rulings: dict[str, str]) -> None:
     game = create(EX.ID, rulings=rulings)
     kern = fastcore.Kernel(game)
     seen: Counter = Counter()
@@ -121,12 +121,13 @@ def test_kernel_follows_the_engine_on_random_walks(rulings):
     assert seen["longest chain"] < MAX_SEEN
 
 
-def test_the_comparisons_can_fail():
+def test_the_comparisons_can_fail() -> None:
     """A wrong move list or a wrong table is seen: the kernel's own output, altered, differs."""
     game = create(EX.ID)
     kern = fastcore.Kernel(game)
     t = _fresh_table(game, 3)
     s = kern.state(t)
+    assert s is not None
     t.push(Move("deal"))
     kern.apply(s, Move("deal"))
     assert _kernel_table(kern, s) == _engine_table(t)
@@ -138,17 +139,14 @@ def test_the_comparisons_can_fail():
     assert _moves(kern.legal(s)[1:]) != _moves(game.legal_moves(t))
 
 
-def test_vars_are_encoded_only_without_seen_positions():
+def test_vars_are_encoded_only_without_seen_positions() -> None:
     game = create(EX.ID)
-    spec = fastcore.spec_of(game)
+    spec: fastcore.FastCore = EX.SEARCH["fast_core"]
+    assert fastcore.spec_of(game) is spec
     t = _fresh_table(game, 1)
     assert spec.vars(t) == bytes([0xFF, 0, 0, 0, 0, 0])
-    assert spec.vars_back(spec.vars(t)) == {"chain": None, "_seen": [], "reversed": 0}
+    assert EX._fast_vars_back(bytes([0xFF, 0, 0, 0, 0, 0])) == {"chain": None, "_seen": [], "reversed": 0}
     t.vars.update(chain="p5", reversed=2)
     assert spec.vars(t) == bytes([4, 2, 0, 0, 0, 0])
     t.vars["_seen"] = [hash(())]
-    assert spec.vars(t) is None and kern_state_is_none(game, t)
-
-
-def kern_state_is_none(game: Game, t: Table) -> bool:
-    return fastcore.Kernel(game).state(t) is None
+    assert spec.vars(t) is None and fastcore.Kernel(game).state(t) is None  # the search runs in Python there

@@ -406,7 +406,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
 #: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the
 #: four ace and the four king foundations are each founded by whatever card of the kind comes
 #: first, and no rule looks at where a foundation lies.
-SEARCH = {"interchangeable_foundations": "by-base"}
+SEARCH: dict[str, Any] = {"interchangeable_foundations": "by-base"}
 
 
 # ----------------------------------------------------------------------------- the fast search core
