@@ -22,9 +22,10 @@ from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (fits_foundation, foundation_accepts, gather, legal_to, moves_text, stock_empty,
                                   top_card_only)
-from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
+from replay.fastcore import FastCore
 
 ID = "exiles"
 VARIANTS: tuple[str, ...] = ()
@@ -405,4 +406,50 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
 #: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the
 #: four ace and the four king foundations are each founded by whatever card of the kind comes
 #: first, and no rule looks at where a foundation lies.
-SEARCH = {"interchangeable_foundations": "by-base"}
+SEARCH: dict[str, Any] = {"interchangeable_foundations": "by-base"}
+
+
+# ----------------------------------------------------------------------------- the fast search core
+
+
+_REVERSAL_CODE = {"one-card": 0, "unlimited": 1, "both-directions": 2}
+_VARS_KEYS = frozenset({"chain", "_seen", "reversed"})
+
+
+def _fast_options(game: Game) -> list[int]:
+    """The instance's options as replay/fastcore/games/exiles.c reads them (its header lists the order)."""
+    o = game.options
+    steps = o["foundation_steps"]
+    return [o["exiles"], int(o["recheck_replacement"]), int(o["play_after_deal"]), o["passes"],
+            int(o["one_of_each"]), _REVERSAL_CODE[game.rulings["reversal"]],
+            len(o["packets"]), *o["packets"], len(o["gather"]), *o["gather"],
+            len(steps), *(x for f, step in steps for x in (f, step))]
+
+
+def _fast_vars(t: Table) -> bytes | None:
+    """``Table.vars`` as the kernel keeps them: the chain's packet (0xFF: none), the cards changed
+    (uint32), and the chain's seen positions; None while the chain has seen any, since the engine keeps
+    Python's hash() of them and the kernel its own (the search then runs in Python)."""
+    v = t.vars
+    if v.keys() != _VARS_KEYS or v["_seen"]:
+        return None
+    chain, changed = v["chain"], v["reversed"]
+    if not isinstance(changed, int) or not 0 <= changed < 1 << 32:
+        return None
+    at = 0xFF if chain is None else t.game.layout.index(chain)
+    return bytes([at]) + changed.to_bytes(4, "little") + b"\0"
+
+
+def _fast_vars_back(b: bytes) -> dict[str, Any]:
+    """What of ``Table.vars`` the bytes give back without the layout: the cards changed, the chain
+    when there is none (a travelling packet's name needs the layout: byte 0 is its index), and the
+    seen list when it is empty (else only its length is known: byte 5)."""
+    out: dict[str, Any] = {"reversed": int.from_bytes(b[1:5], "little")}
+    if b[0] == 0xFF:
+        out["chain"] = None
+    if b[5] == 0:
+        out["_seen"] = []
+    return out
+
+
+SEARCH["fast_core"] = FastCore(kernel="exiles", options=_fast_options, vars=_fast_vars, vars_back=_fast_vars_back)

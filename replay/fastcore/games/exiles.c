@@ -1,0 +1,326 @@
+/* The kernel of exiles (replay/games/exiles.py): its legal moves in the engine's order and its moves
+ * carried out, every ruling included (foundations, reversal, replacement-number, redeals,
+ * play-during-deal, rule-three).
+ *
+ * Options (game->opt, written by exiles._fast_options), in this order:
+ *   exiles pile, recheck_replacement (1: replacement-number = same), play_after_deal (1: after),
+ *   passes (the last pass allowed), one_of_each (1: foundations = aces-and-kings),
+ *   reversal (0 one-card, 1 unlimited, 2 both-directions),
+ *   np, the np packets in deal order (packet 1 first), ng, the gather order (ng piles),
+ *   ns, then ns pairs (foundation, step): foundation_steps (card + step = the next card).
+ *
+ * Vars (Table.vars; exiles._fast_vars writes them, with an empty seen list only):
+ *   [0]      the travelling chain's packet (container index), 0xFF for None          (vars 'chain')
+ *   [1..4]   cards changed between the orders, uint32 little-endian                (vars 'reversed')
+ *   [5]      how many positions the chain has been in                           (len(vars '_seen'))
+ *   [6..]    those positions, 8 bytes each (little-endian), oldest first: the kernel's own 64-bit
+ *            hash of the packets (FNV-1a over every packet's cards, packets in deal order, each
+ *            closed by 0xFF), where the engine keeps Python's hash() of the same tuples.  The two
+ *            lists are equal exactly when they hold the same positions in the same order.
+ */
+#include "core.h"
+
+enum { O_EXILES, O_RECHECK, O_AFTER, O_PASSES, O_ONE_EACH, O_REVERSAL, O_NP, O_PACKETS };
+enum { REV_ONE_CARD = 0, REV_UNLIMITED = 1, REV_BOTH = 2 };
+enum { V_CHAIN = 0, V_REV = 1, V_NSEEN = 5, V_SEEN = 6 };
+#define NO_CHAIN 0xFF
+#define MAX_SEEN ((FC_VARS - V_SEEN) / 8)
+
+/* ---- options ---- */
+static inline int np_(const fc_game *g) { return g->opt[O_NP]; }
+static inline int packet(const fc_game *g, int k) { return g->opt[O_PACKETS + k]; }
+static inline int ngather(const fc_game *g) { return g->opt[O_PACKETS + np_(g)]; }
+static inline int gathered(const fc_game *g, int k) { return g->opt[O_PACKETS + np_(g) + 1 + k]; }
+static inline int nsteps(const fc_game *g) { return g->opt[O_PACKETS + np_(g) + 1 + ngather(g)]; }
+static inline int step_f(const fc_game *g, int k) { return g->opt[O_PACKETS + np_(g) + 2 + ngather(g) + 2 * k]; }
+static inline int step_d(const fc_game *g, int k) { return g->opt[O_PACKETS + np_(g) + 3 + ngather(g) + 2 * k]; }
+
+/* ---- vars ---- */
+static inline int chain_of(const fc_state *s) { return s->vars[V_CHAIN] == NO_CHAIN ? -1 : s->vars[V_CHAIN]; }
+static inline uint32_t reversed_of(const fc_state *s) {
+    return (uint32_t)s->vars[V_REV] | (uint32_t)s->vars[V_REV + 1] << 8 | (uint32_t)s->vars[V_REV + 2] << 16 |
+           (uint32_t)s->vars[V_REV + 3] << 24;
+}
+static inline void set_reversed(fc_state *s, uint32_t r) {
+    for (int k = 0; k < 4; k++) s->vars[V_REV + k] = (uint8_t)(r >> (8 * k));
+}
+static inline uint64_t seen_at(const fc_state *s, int k) {
+    uint64_t h = 0;
+    for (int b = 7; b >= 0; b--) h = h << 8 | s->vars[V_SEEN + 8 * k + b];
+    return h;
+}
+static inline void set_seen_count(fc_state *s, int k) {
+    s->vars[V_NSEEN] = (uint8_t)k;
+    s->vlen = (uint16_t)(V_SEEN + 8 * k);
+}
+
+/* card's number for counting (cards.value_of): ace 1 … king 13 */
+static inline int value_of(int card) { return (card >> 2) + 1; }
+
+/* mirrors engine.common.fits_foundation */
+static int fits_foundation(const fc_game *g, const fc_state *s, int f, int card) {
+    int top = fc_top(s, f);
+    if (top < 0) {
+        if (fc_rank(card) != g->fbase[f]) return 0;
+        return s->fsuit[f] < 0 || s->fsuit[f] == fc_suit(card);
+    }
+    return fc_suit(top) == fc_suit(card) && fc_rank(card) == fc_rank(top) + g->fdir[f];
+}
+
+/* mirrors _base_allowed, and one_foundation_of_each_suit_per_kind (ex-6) where one_of_each holds */
+static int base_allowed(const fc_game *g, const fc_state *s, int f, int card) {
+    if (fc_len(s, f) || !g->opt[O_ONE_EACH]) return 1;
+    for (int k = 0; k < g->nfound; k++) {
+        int h = g->found[k];
+        if (h != f && g->fbase[h] == g->fbase[f] && s->fsuit[h] == fc_suit(card)) return 0;
+    }
+    return 1;
+}
+
+/* mirrors _foundation_play_exists: the top card of some packet can go to a foundation */
+static int foundation_play_exists(const fc_game *g, const fc_state *s) {
+    uint64_t tops = 0;
+    for (int k = 0; k < np_(g); k++) {
+        int c = fc_top(s, packet(g, k));
+        if (c >= 0) tops |= 1ULL << c;
+    }
+    if (!tops) return 0;
+    int empty[FC_MAXC], ne = 0;
+    for (int k = 0; k < nsteps(g); k++) {
+        int f = step_f(g, k);
+        int top = fc_top(s, f);
+        if (top >= 0) {
+            int next = top + step_d(g, k);
+            if (next >= 0 && next < 52 && (tops >> next & 1)) return 1;
+        } else {
+            empty[ne++] = f;
+        }
+    }
+    if (!ne) return 0;
+    int owner[13][4];  /* {(fbase, fsuit): foundation}, the last one listed winning (a dict) */
+    for (int r = 0; r < 13; r++)
+        for (int u = 0; u < 4; u++) owner[r][u] = -1;
+    if (g->opt[O_ONE_EACH])
+        for (int k = 0; k < g->nfound; k++) {
+            int h = g->found[k];
+            if (s->fsuit[h] >= 0 && g->fbase[h] >= 0 && g->fbase[h] < 13) owner[g->fbase[h]][s->fsuit[h]] = h;
+        }
+    for (int c = 0; c < 52; c++) {
+        if (!(tops >> c & 1)) continue;
+        int rank = c >> 2, suit = c & 3;
+        for (int e = 0; e < ne; e++) {
+            int f = empty[e];
+            if (g->fbase[f] != rank) continue;
+            if ((s->fsuit[f] == -1 || s->fsuit[f] == suit) && (owner[rank][suit] < 0 || owner[rank][suit] == f))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static inline void put(fc_move *out, int *n, int type, int src, int dst) {
+    out[*n].type = (uint8_t)type;
+    out[*n].src = (int8_t)src;
+    out[*n].dst = (int8_t)dst;
+    out[*n].count = 1;
+    (*n)++;
+}
+
+/* Game._legal over the entries in the order build() allows them:
+ * deal, redeal, move T->F, move R->F, move T->T, move F->F, tuck R->T, tuck T->T (_chain_tucks). */
+static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
+    int n = 0;
+    const int exiles = g->opt[O_EXILES];
+    const int stock_empty = fc_len(s, g->stock) == 0;
+    const int chain = chain_of(s);
+    const int fpe = foundation_play_exists(g, s);
+    /* a_travelling_chain_is_followed_to_its_end (ex-10): every type but tuck */
+    const int chain_goes_on = chain >= 0 && !fpe;
+    /* play_begins_when_all_cards_are_laid_out (ex-6): every type but deal and redeal */
+    const int not_yet = g->opt[O_AFTER] && !stock_empty;
+    /* exiles_wait_until_nothing_can_be_played (ex-8, ex-10) */
+    const int exiles_wait = !stock_empty || fpe || chain >= 0;
+
+    /* deal: deal_while_the_pack_lasts (ex-4, ex-6) */
+    if (!stock_empty && !chain_goes_on) put(out, &n, FC_DEAL, -1, -1);
+    /* redeal: gather_when_the_exiles_are_out (ex-12) */
+    if (stock_empty && fc_len(s, exiles) == 0 && s->passes < g->opt[O_PASSES] && !chain_goes_on)
+        put(out, &n, FC_REDEAL, -1, -1);
+    if (not_yet || chain_goes_on) goto tucks;
+    /* move T->F: only_top_cards_are_played, foundations_follow_in_suit,
+     * one_foundation_of_each_suit_per_kind (ex-6, ex-13) */
+    for (int src = 0; src < g->n; src++) {
+        if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
+        int card = fc_top(s, src);
+        for (int k = 0; k < g->nfound; k++) {
+            int f = g->found[k];
+            if (fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, &n, FC_MOVE, src, f);
+        }
+    }
+    /* move R->F: exiles_wait_until_nothing_can_be_played and the rules of T->F */
+    if (!exiles_wait)
+        for (int src = 0; src < g->n; src++) {
+            if (g->role[src] != FC_RESERVE || !fc_len(s, src)) continue;
+            int card = fc_top(s, src);
+            for (int k = 0; k < g->nfound; k++) {
+                int f = g->found[k];
+                if (fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, &n, FC_MOVE, src, f);
+            }
+        }
+    /* move T->T: only_top_cards_are_played, a_space_takes_a_card_from_the_packets (ex-7) */
+    for (int src = 0; src < g->n; src++) {
+        if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
+        for (int dst = 0; dst < g->n; dst++)
+            if (dst != src && g->role[dst] == FC_TABLEAU && !fc_len(s, dst)) put(out, &n, FC_MOVE, src, dst);
+    }
+    /* move F->F: one_card_from_ascending_to_descending / one_card_either_way_between_the_orders
+     * (_changed_card_fits), only_one_card_in_the_game (ex-13) */
+    if (!(g->opt[O_REVERSAL] == REV_ONE_CARD && reversed_of(s) >= 1))
+        for (int a = 0; a < g->nfound; a++) {
+            int src = g->found[a];
+            if (!fc_len(s, src)) continue;
+            int card = fc_top(s, src);
+            for (int b = 0; b < g->nfound; b++) {
+                int dst = g->found[b];
+                if (dst == src) continue;
+                if (g->opt[O_REVERSAL] == REV_BOTH ? g->fdir[src] == g->fdir[dst]
+                                                   : (g->fdir[src] != 1 || g->fdir[dst] != -1))
+                    continue;
+                if (fc_len(s, dst) && fits_foundation(g, s, dst, card)) put(out, &n, FC_MOVE, src, dst);
+            }
+        }
+tucks:
+    if (g->opt[O_AFTER] && !stock_empty) return n;  /* play_begins… asks tucks too */
+    /* tuck R->T: exiles_wait_until_nothing_can_be_played, an_exile_that_fits_goes_to_its_foundation,
+     * a_card_goes_under_the_packet_of_its_number (ex-8) */
+    if (!exiles_wait)
+        for (int src = 0; src < g->n; src++) {
+            if (g->role[src] != FC_RESERVE || !fc_len(s, src)) continue;
+            int card = fc_top(s, src), fits = 0;
+            for (int k = 0; k < g->nfound && !fits; k++)
+                fits = fits_foundation(g, s, g->found[k], card) && base_allowed(g, s, g->found[k], card);
+            if (fits) continue;
+            int want = packet(g, value_of(card) - 1);
+            for (int dst = 0; dst < g->n; dst++)
+                if (g->role[dst] == FC_TABLEAU && dst != src && dst == want) put(out, &n, FC_TUCK, src, dst);
+        }
+    /* tuck T->T (_chain_tucks: the chain's packet onto every packet in deal order, itself included):
+     * the_chain_continues_from_the_same_packet, a_card_goes_under_the_packet_of_its_number (ex-10) */
+    if (chain >= 0 && fc_len(s, chain) && !fpe) {
+        int want = packet(g, value_of(fc_top(s, chain)) - 1);
+        for (int k = 0; k < np_(g); k++)
+            if (packet(g, k) == want) put(out, &n, FC_TUCK, chain, want);
+    }
+    return n;
+}
+
+/* mirrors deal_a_row_counting_one_to_thirteen (ex-1 … ex-5) */
+static void deal_row(const fc_game *g, fc_state *s) {
+    const int n = g->n, stock = g->stock, exiles = g->opt[O_EXILES], recheck = g->opt[O_RECHECK];
+    for (int k = 0; k < np_(g); k++) {
+        int number = k + 1;
+        if (!fc_len(s, stock)) break;
+        int card = fc_pop(s, n, stock);
+        while (value_of(card) == number) {  /* bounded: each turn takes a card from the stock */
+            fc_push(s, n, exiles, card);
+            if (!fc_len(s, stock)) {
+                card = -1;
+                break;
+            }
+            card = fc_pop(s, n, stock);
+            if (!recheck) break;
+        }
+        if (card >= 0) fc_push(s, n, packet(g, k), card);
+    }
+    s->rounds++;
+}
+
+/* mirrors take_up_the_packets_in_order (ex-12: engine.common.gather, bottom first) */
+static void take_up(const fc_game *g, fc_state *s) {
+    uint8_t taken[FC_CARDS], stock[FC_CARDS];
+    int m = 0;
+    for (int k = 0; k < ngather(g); k++) {
+        int i = gathered(g, k), len = fc_len(s, i);
+        memcpy(taken + m, fc_pile(s, i), (size_t)len);
+        m += len;
+        fc_set_pile(s, g->n, i, taken, 0);
+    }
+    int old = fc_len(s, g->stock);
+    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
+    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
+    fc_set_pile(s, g->n, g->stock, stock, m + old);
+    s->passes++;
+    s->rounds = 0;
+    s->vars[V_CHAIN] = NO_CHAIN;
+}
+
+/* the kernel's hash of the packets (in deal order), optionally after the top card of packet src goes
+ * under packet dst (src < 0: as they are): mirrors the two hashes of _positions */
+static uint64_t packets_hash(const fc_game *g, const fc_state *s, int src, int dst) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const uint64_t prime = 0x100000001b3ULL;
+    int card = src >= 0 ? fc_top(s, src) : -1;
+    for (int k = 0; k < np_(g); k++) {
+        int i = packet(g, k), len = fc_len(s, i);
+        const uint8_t *p = fc_pile(s, i);
+        if (src >= 0 && i == dst) h = (h ^ (uint64_t)card) * prime;
+        if (src >= 0 && i == src) len--;
+        for (int x = 0; x < len; x++) h = (h ^ p[x]) * prime;
+        h = (h ^ 0xFFu) * prime;
+    }
+    return h;
+}
+
+/* mirrors follow_the_chain (ex-10, ex-11) after put_under_the_packet */
+static void follow_the_chain(const fc_game *g, fc_state *s, const fc_move *m) {
+    int nseen = s->vars[V_NSEEN];
+    if (m->src == g->opt[O_EXILES]) nseen = 0;
+    int card = fc_top(s, m->dst);
+    int then_dst = packet(g, value_of(card) - 1);
+    uint64_t now = packets_hash(g, s, -1, -1), then = packets_hash(g, s, m->dst, then_dst);
+    /* the seen list holds MAX_SEEN positions (191): longer chains were never met (see the tests) */
+    if (nseen < MAX_SEEN) {
+        for (int b = 0; b < 8; b++) s->vars[V_SEEN + 8 * nseen + b] = (uint8_t)(now >> (8 * b));
+        nseen++;
+    }
+    int found = 0;
+    for (int k = 0; k < nseen && !found; k++) found = seen_at(s, k) == then;
+    if (found) {
+        s->vars[V_CHAIN] = NO_CHAIN;
+        nseen = 0;
+    } else {
+        s->vars[V_CHAIN] = (uint8_t)m->dst;
+    }
+    set_seen_count(s, nseen);
+}
+
+/* Table.push: the entry's performer and its effects */
+static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
+    switch (m->type) {
+    case FC_DEAL:
+        deal_row(g, s);
+        return;
+    case FC_REDEAL:
+        take_up(g, s);
+        return;
+    case FC_TUCK: {  /* put_under_the_packet (ex-8, ex-10), then follow_the_chain */
+        int card = fc_pop(s, g->n, m->src);
+        fc_insert_bottom(s, g->n, m->dst, card);
+        follow_the_chain(g, s, m);
+        return;
+    }
+    default: {
+        int src_role = g->role[m->src], dst_role = g->role[m->dst];
+        fc_transfer(g, s, m->src, m->dst, 1);
+        if (dst_role == FC_FOUNDATION && src_role == FC_FOUNDATION) {
+            set_reversed(s, reversed_of(s) + 1);  /* count_the_change (ex-13) */
+        } else if (dst_role == FC_FOUNDATION) {  /* a_freed_card_ends_the_chain (ex-11) */
+            s->vars[V_CHAIN] = NO_CHAIN;
+            set_seen_count(s, 0);
+        }
+        return;
+    }
+    }
+}
+
+const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL};
