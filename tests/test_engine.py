@@ -153,3 +153,16 @@ def test_a_move_naming_no_container_of_the_layout_is_an_index_error_not_a_wrappe
     for ask in (t.apply, t.violation, t.allows):
         with pytest.raises(IndexError, match="no container"):
             ask(Move("move", src, dst))
+
+
+def test_a_new_table_shares_no_game_state_with_the_setup_or_other_tables():
+    """Game.new_table copied Table.vars shallowly: exiles' list of positions seen in a chain was the
+    setup's own, so one table's play left entries in every later fresh table (found by the fast core's
+    tests: such a table's state could not be encoded, and its search key carried another deal's past)."""
+    from replay.games.catalog import create
+
+    game = create("exiles", (), {})
+    first = game.new_table(game.deck_from_seed(1))
+    first.vars["_seen"].append(12345)
+    second = game.new_table(game.deck_from_seed(2))
+    assert second.vars["_seen"] == [] and game.setup.vars["_seen"] == []

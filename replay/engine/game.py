@@ -201,7 +201,8 @@ class Game:
         for f, suit in self.setup.suits.items():
             fsuit[f] = suit
         piles[self.stock] = list(reversed(deck))
-        return Table(self, piles, fsuit, 1, 0, dict(self.setup.vars))
+        # a copy deep enough that no table shares a list or a set with the setup or with another table
+        return Table(self, piles, fsuit, 1, 0, {k: _copied(v) for k, v in self.setup.vars.items()})
 
     # ------------------------------------------------------------------ moves
 
