@@ -27,6 +27,7 @@ import platform
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -58,7 +59,7 @@ def decide_forms(only: list[str] | None) -> list[Form]:
     return out
 
 
-def decide(form: Form, seeds: list[int], seconds: float, fast: bool = True) -> dict[str, float]:
+def decide(form: Form, seeds: list[int], seconds: float, fast: bool = True) -> dict[str, Any]:
     """Search every deal of ``form`` with ``seconds`` each in this process: the shares and the speed
     (``fast=False``: always the Python search, not the fast core)."""
     from replay.solver.search import UNWINNABLE, WON, Budget, solve

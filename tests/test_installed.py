@@ -107,3 +107,16 @@ def test_with_neither_tests_nor_index_the_program_says_so(tmp_path, monkeypatch)
     assert (tags, source) == ({}, FROM_NOWHERE)
     assert "not installed" in (ti.source_note(source) or "")
     assert ti.source_note(FROM_TESTS) is None
+
+
+def test_the_wheel_carries_the_fast_core_it_was_built_with(installed):
+    """The build hook compiles the solver's C core into the wheel, and the installed copy loads it (the
+    file named after its sources' hash, so it is the one these sources make) rather than building one."""
+    code = ("import replay.fastcore as f, replay.fastcore.build as b; lib = f.library(); "
+            "print(lib is not None and lib.fc_has_kernel(b'exiles') == 1, b.library_path().name)")
+    p = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                       env={**json.loads(installed["env"]), "CC": "/nonexistent-compiler"}, cwd=installed["cwd"])
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "True", p.stdout + p.stderr
+    p = _run(installed, "solve", "exiles", "--seed", "8", "--nodes", "5000")
+    assert p.returncode == 0 and "fast core" in p.stderr, p.stderr

@@ -144,7 +144,7 @@ def spec_of(game: Game) -> FastCore | None:
     lib = library()
     if lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
         return None
-    return spec  # type: ignore[no-any-return]
+    return spec
 
 
 def encode_game(game: Game, spec: FastCore) -> FcGame:
