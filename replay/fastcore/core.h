@@ -90,6 +90,9 @@ void fc_insert_bottom(fc_state *s, int n, int i, int card);  /* put card under p
 void fc_transfer(const fc_game *g, fc_state *s, int a, int b, int k);
 /* replace pile i by len cards (bottom first) */
 void fc_set_pile(fc_state *s, int n, int i, const uint8_t *cards, int len);
+/* mirrors engine.common.fits_foundation: whether card may go onto foundation f now (an empty one takes
+ * its base rank, of its suit if it keeps one; then in suit, one step in its direction) */
+int fc_fits_foundation(const fc_game *g, const fc_state *s, int f, int card);
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 

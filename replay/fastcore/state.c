@@ -51,3 +51,12 @@ int fc_home(const fc_game *g, const fc_state *s) {
     for (int k = 0; k < g->nfound; k++) h += fc_len(s, g->found[k]);
     return h;
 }
+
+int fc_fits_foundation(const fc_game *g, const fc_state *s, int f, int card) {
+    int top = fc_top(s, f);
+    if (top < 0) {
+        if (fc_rank(card) != g->fbase[f]) return 0;
+        return s->fsuit[f] < 0 || s->fsuit[f] == fc_suit(card);
+    }
+    return fc_suit(top) == fc_suit(card) && fc_rank(card) == fc_rank(top) + g->fdir[f];
+}

@@ -57,15 +57,6 @@ static inline void set_seen_count(fc_state *s, int k) {
 /* card's number for counting (cards.value_of): ace 1 … king 13 */
 static inline int value_of(int card) { return (card >> 2) + 1; }
 
-/* mirrors engine.common.fits_foundation */
-static int fits_foundation(const fc_game *g, const fc_state *s, int f, int card) {
-    int top = fc_top(s, f);
-    if (top < 0) {
-        if (fc_rank(card) != g->fbase[f]) return 0;
-        return s->fsuit[f] < 0 || s->fsuit[f] == fc_suit(card);
-    }
-    return fc_suit(top) == fc_suit(card) && fc_rank(card) == fc_rank(top) + g->fdir[f];
-}
 
 /* mirrors _base_allowed, and one_foundation_of_each_suit_per_kind (ex-6) where one_of_each holds */
 static int base_allowed(const fc_game *g, const fc_state *s, int f, int card) {
@@ -126,6 +117,20 @@ static inline void put(fc_move *out, int *n, int type, int src, int dst) {
     (*n)++;
 }
 
+/* the moves from the piles of one role to the foundations: only_top_cards_are_played,
+ * foundations_follow_in_suit and one_foundation_of_each_suit_per_kind (ex-6, ex-13); sources, then
+ * foundations, in layout order */
+static void plays_home(const fc_game *g, const fc_state *s, int role, fc_move *out, int *n) {
+    for (int src = 0; src < g->n; src++) {
+        if (g->role[src] != role || !fc_len(s, src)) continue;
+        int card = fc_top(s, src);
+        for (int k = 0; k < g->nfound; k++) {
+            int f = g->found[k];
+            if (fc_fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, n, FC_MOVE, src, f);
+        }
+    }
+}
+
 /* Game._legal over the entries in the order build() allows them:
  * deal, redeal, move T->F, move R->F, move T->T, move F->F, tuck R->T, tuck T->T (_chain_tucks). */
 static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
@@ -149,24 +154,9 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
     if (not_yet || chain_goes_on) goto tucks;
     /* move T->F: only_top_cards_are_played, foundations_follow_in_suit,
      * one_foundation_of_each_suit_per_kind (ex-6, ex-13) */
-    for (int src = 0; src < g->n; src++) {
-        if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
-        int card = fc_top(s, src);
-        for (int k = 0; k < g->nfound; k++) {
-            int f = g->found[k];
-            if (fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, &n, FC_MOVE, src, f);
-        }
-    }
+    plays_home(g, s, FC_TABLEAU, out, &n);
     /* move R->F: exiles_wait_until_nothing_can_be_played and the rules of T->F */
-    if (!exiles_wait)
-        for (int src = 0; src < g->n; src++) {
-            if (g->role[src] != FC_RESERVE || !fc_len(s, src)) continue;
-            int card = fc_top(s, src);
-            for (int k = 0; k < g->nfound; k++) {
-                int f = g->found[k];
-                if (fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, &n, FC_MOVE, src, f);
-            }
-        }
+    if (!exiles_wait) plays_home(g, s, FC_RESERVE, out, &n);
     /* move T->T: only_top_cards_are_played, a_space_takes_a_card_from_the_packets (ex-7) */
     for (int src = 0; src < g->n; src++) {
         if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
@@ -186,7 +176,7 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
                 if (g->opt[O_REVERSAL] == REV_BOTH ? g->fdir[src] == g->fdir[dst]
                                                    : (g->fdir[src] != 1 || g->fdir[dst] != -1))
                     continue;
-                if (fc_len(s, dst) && fits_foundation(g, s, dst, card)) put(out, &n, FC_MOVE, src, dst);
+                if (fc_len(s, dst) && fc_fits_foundation(g, s, dst, card)) put(out, &n, FC_MOVE, src, dst);
             }
         }
 tucks:
@@ -198,7 +188,7 @@ tucks:
             if (g->role[src] != FC_RESERVE || !fc_len(s, src)) continue;
             int card = fc_top(s, src), fits = 0;
             for (int k = 0; k < g->nfound && !fits; k++)
-                fits = fits_foundation(g, s, g->found[k], card) && base_allowed(g, s, g->found[k], card);
+                fits = fc_fits_foundation(g, s, g->found[k], card) && base_allowed(g, s, g->found[k], card);
             if (fits) continue;
             int want = packet(g, value_of(card) - 1);
             for (int dst = 0; dst < g->n; dst++)

@@ -30,17 +30,6 @@ static int marries(const fc_game *g, int under, int over) {
     return !g->opt[O_IN_SUIT] || fc_suit(under) == fc_suit(over);
 }
 
-/* mirrors engine.common.fits_foundation (as asked by aces_found_and_suits_follow_up_to_the_kings,
- * ns-8/ns-6/ns-9/ns-10, and its accepts=foundation_accepts, which allows the same cards) */
-static int fits_foundation(const fc_game *g, const fc_state *s, int f, int card) {
-    int top = fc_top(s, f);
-    if (top < 0) {
-        if (fc_rank(card) != g->fbase[f]) return 0;
-        return s->fsuit[f] < 0 || s->fsuit[f] == fc_suit(card);
-    }
-    return fc_suit(top) == fc_suit(card) && fc_rank(card) == fc_rank(top) + g->fdir[f];
-}
-
 static int emit(fc_move *out, int k, int type, int src, int dst, int count) {
     if (k >= FC_MAXMOVES) return k;  /* never reached in this game; keeps the writes bounded */
     out[k].type = (uint8_t)type;
@@ -58,7 +47,7 @@ static int to_foundations(const fc_game *g, const fc_state *s, int role, fc_move
         if (g->role[src] != role || fc_len(s, src) == 0) continue;
         int card = fc_top(s, src);
         for (int dst = 0; dst < g->n; dst++)
-            if (dst != src && g->role[dst] == FC_FOUNDATION && fits_foundation(g, s, dst, card))
+            if (dst != src && g->role[dst] == FC_FOUNDATION && fc_fits_foundation(g, s, dst, card))
                 k = emit(out, k, FC_MOVE, src, dst, 1);
     }
     return k;
@@ -200,7 +189,7 @@ static int frees(const fc_game *g, const fc_state *s, int src) {
     int card = fc_top(s, src);
     if (card < 0) return 0;
     for (int x = 0; x < g->nfound; x++)
-        if (g->found[x] != src && fits_foundation(g, s, g->found[x], card)) return 1;
+        if (g->found[x] != src && fc_fits_foundation(g, s, g->found[x], card)) return 1;
     return 0;
 }
 
