@@ -183,3 +183,21 @@ def test_a_kernels_shortcut_for_the_move_order_agrees_with_its_legal_moves(form:
                     answered_yes += got
             t.push(rng.choice(moves))
     assert asked and answered_yes
+
+
+@needs_core
+def test_replay_solve_writes_the_same_log_with_and_without_the_fast_core() -> None:
+    """What a user sees: the same won log, byte for byte, whichever search found it (the figures on
+    standard error differ only in the time and in naming the fast core)."""
+    import subprocess
+    import sys
+
+    def run(**env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "replay", "solve", "exiles", "--seed", "1", "--nodes", "20000"],
+                              capture_output=True, text=True, env={**os.environ, **env}, timeout=600)
+
+    fast, slow = run(), run(REPLAY_NO_FASTCORE="1")
+    assert fast.returncode == slow.returncode == 0, fast.stderr + slow.stderr
+    assert "fast core" in fast.stderr and "fast core" not in slow.stderr
+    strip = lambda text: [ln for ln in text.splitlines() if '"version"' not in ln]  # noqa: E731
+    assert strip(fast.stdout) == strip(slow.stdout)
