@@ -115,6 +115,11 @@ def test_the_committed_statistics_page_is_what_its_command_writes_from_the_commi
     text = T.render_page(data, [T.load_row(root / a) for a in opts.also],
                          T.load(root / opts.compare) if opts.compare else None, command)
     assert text == page.read_text(encoding="utf-8"), "docs/stats.md is stale: run " + command
+    # every figure on the page comes from committed code: no run recorded uncommitted changes
+    versions = [data["version"], *(r["version"] for r in data.get("reruns", []))]
+    versions += [T.load_row(root / a)["version"] for a in opts.also]
+    versions += [T.load(root / opts.compare)["version"]] if opts.compare else []
+    assert not [v for v in versions if v.endswith("-dirty")], versions
 
 
 @pytest.mark.parametrize("label, game", [("exiles", "exiles"), ("napoleons-square", "napoleons-square"),
