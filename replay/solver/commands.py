@@ -369,6 +369,9 @@ def register(app: typer.Typer) -> None:
         jobs = [(form, s) for s in range(seed, seed + deals)]
         import time
 
+        from replay.solver.version import code_version, commit
+
+        version, head = code_version(), commit()  # the code that runs, not the code at the end (as the table)
         t0 = time.perf_counter()
         try:
             with progress_bar(len(jobs), form.label) as advance:
@@ -380,13 +383,11 @@ def register(app: typer.Typer) -> None:
         import datetime as dt
         import os
 
-        from replay.solver.version import code_version, commit
-
         summary.update(format="replay-stats-row/1", label=form.label, form=form.as_dict(),
                        command=_command(game, variant=list(variant), ruling=list(ruling), deals=deals, seed=seed,
                                         nodes=nodes or None, seconds=seconds, workers=workers,
                                         scheduler=scheduler, no_greedy=no_greedy, out=json_out),
-                       version=code_version(), commit=commit(),
+                       version=version, commit=head,
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),
                        budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())

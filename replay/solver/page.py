@@ -107,6 +107,8 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           "of that commit. Every figure here is reproducible: the node budget makes the search deterministic, "
           "so the command shown, run again, gives the same figures.")
     w("")
+    w(_in_short(data, extras or []))
+    w("")
     w("## How it is measured")
     w("")
     w(f"* **Deals.** Seeds {data['seed']}, {data['seed'] + 1}, … through `game.deck_from_seed(seed)` (a "
@@ -289,6 +291,47 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           f"declares what its rules make sound, in its `SEARCH` data): {listed}. Nothing else is pruned, so "
           "*unwinnable* is a proof for these rules.")
     return "\n".join(L) + "\n"
+
+
+#: a form is answered when the true rate is pinned to an interval this wide at most
+ANSWERED = 0.10
+
+
+def _budget_text(b: dict[str, Any]) -> str:
+    return " and ".join(([f"{b['nodes']:,} nodes"] if b.get("nodes") else []) + ([f"{b['seconds']:g} s"] if b.get("seconds") else []))
+
+
+def _in_short(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
+    """Per form, the narrowest interval the page holds for its true win rate (won … won + unknown), from
+    the table or from a row measured with a larger budget, and whether that answers the question."""
+    rows = list(data["forms"]) + ([data["napoleon_modern"]] if data.get("napoleon_modern") else [])
+    out = ["## In short", ""]
+    out.append("For each game and variant (and Napoleon's Square under the modern readings), the narrowest interval "
+               "this page holds for the true win rate: at least the deals the solver won, at most those plus the "
+               "deals it could not decide within its budget. A form is *answered* when that interval is at most "
+               f"{100 * ANSWERED:.0f} points wide.")
+    out.append("")
+    out.append("| Form | True rate lies in | Width | Deals | Budget per deal | Answered |")
+    out.append("|---|--:|--:|--:|--:|---|")
+    answered = 0
+    for r in rows:
+        cands = [(r, data["budget"])] + [(x, x["budget"]) for x in extras if x["label"] == r["label"]]
+        best, budget = min(cands, key=lambda c: (c[0]["solver"]["win_rate_at_most"] - c[0]["solver"]["win_rate"],
+                                                 -c[0]["deals"]))
+        sv = best["solver"]
+        width = sv["win_rate_at_most"] - sv["win_rate"]
+        ok = width <= ANSWERED + 1e-9
+        answered += ok
+        out.append(f"| {r['label']} | {_pct(sv['win_rate'])}–{_pct(sv['win_rate_at_most'])} | {100 * width:.1f} "
+                   f"points | {best['deals']:,} | {_budget_text(budget)} | {'yes' if ok else 'no'} |")
+    out.append("")
+    out.append(f"{answered} of {len(rows)} forms are answered. Where a form is not, the solver neither finds a win "
+               "nor proves the deal lost within the budget for most deals: the search trees of the games with three "
+               "passes through the deck, and of Napoleon's Square, are far larger than any budget here, and their "
+               "proofs of loss (each game module's `SEARCH['dead_ends']`) settle only the deals that are lost for a "
+               "reason one can see without search. The solver's benchmarks (`benchmarks/README.md`) measure how "
+               "far each form is and why.")
+    return "\n".join(out)
 
 
 def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) -> str:
