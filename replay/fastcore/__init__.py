@@ -74,7 +74,8 @@ class FastCore:
     """What a game module declares to be searched by the fast core (``SEARCH['fast_core']``).
 
     ``kernel``: the name of its C kernel.  ``options(game)``: the game instance's options as a list of
-    integers, in the layout its kernel reads.  ``vars(table)``: ``Table.vars`` as bytes (equal bytes
+    integers, in the layout its kernel reads (raising ``NotImplementedError`` for a form the kernel
+    does not mirror, which the Python search then takes).  ``vars(table)``: ``Table.vars`` as bytes (equal bytes
     exactly when the states are equal), or None when this table's state cannot be encoded.
     ``vars_back(bytes)``: the inverse, for the tests (the part of ``Table.vars`` it can give back).
     """
@@ -143,6 +144,10 @@ def spec_of(game: Game) -> FastCore | None:
         return None
     lib = library()
     if lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
+        return None
+    try:
+        spec.options(game)
+    except NotImplementedError:  # a form the kernel does not (yet) mirror: the Python search takes it
         return None
     return spec
 
