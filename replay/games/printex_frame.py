@@ -20,9 +20,10 @@ from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
-from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
+from replay.fastcore import FastCore
 
 ID = "printex-frame"
 VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
@@ -268,3 +269,40 @@ def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
 #: them but cost six times the search's speed (about 1.5 ms a position) and decided no more deals,
 #: at 1 s or at 2,000 positions (benchmarks/README.md)
 SEARCH = {"dead_ends": (a_card_the_third_layout_cannot_free,), "dead_ends_at_nodes": False}
+
+
+# ----------------------------------------------------------------------------- for the solver: the fast core
+
+
+def _fast_options(g: Game) -> list[int]:
+    """The options as replay/fastcore/games/printex_frame.c reads them: the rulings and variants, the
+    three orders of the layout (first deal, later deals, gathering), then per container its corner flag
+    (bit 0) and the foundations its position reaches (bit 1 + the foundation's place in g.foundations)."""
+    o = g.options
+    when_stuck = deal_only_when_no_move_remains in g.book.entries[("deal", None, None)].rules
+    flags = []
+    for i in range(len(g.roles)):
+        bits = int(i in o["corners"])
+        for k, f in enumerate(g.foundations):
+            bits |= int(bool(o["reach"][i][f])) << (1 + k)
+        flags.append(bits)
+    orders: list[int] = []
+    for which in ("first_deal", "later_deal", "gather"):
+        orders += [len(o[which]), *o[which]]
+    return [int(o["refill_every_card"]), int(o["third_layout"] is _third_round_dealt),
+            int(o["builds"] is next_in_suit), int("any-pile-after-third-deal" in g.variants),
+            int("cztery-katy" in g.variants), int(when_stuck), int(o["bottom_first"]),
+            PASSES, *orders, *flags]
+
+
+def _fast_vars(t: Table) -> bytes | None:
+    """``Table.vars`` as bytes: this game keeps none (None, the Python search, if some ever appear)."""
+    return b"" if not t.vars else None
+
+
+def _fast_vars_back(b: bytes) -> dict[str, Any]:
+    return {}
+
+
+SEARCH["fast_core"] = FastCore(kernel="printex-frame", options=_fast_options, vars=_fast_vars,
+                               vars_back=_fast_vars_back)

@@ -1,0 +1,173 @@
+/* printex-frame: the kernel of replay/games/printex_frame.py (the frame patience of text 000, PRINTEX),
+ * both variants and every ruling (frame, foundation-arrangement, corner-refill, deal-timing,
+ * gather-order, third-layout, build-suit).
+ *
+ * Options (the module's _fast_options, in this order):
+ *   opt[0] refill_every   corner-refill=every-card (options["refill_every_card"])
+ *   opt[1] third_round    third-layout=third-round (options["third_layout"] is _third_round_dealt)
+ *   opt[2] in_suit        build-suit=in-suit (options["builds"] is next_in_suit, else next_any_suit)
+ *   opt[3] any_pile       the variant any-pile-after-third-deal
+ *   opt[4] cztery         the variant cztery-katy (moves between the piles of the frame)
+ *   opt[5] when_stuck     deal-timing=when-stuck
+ *   opt[6] bottom_first   gather-order=piles-bottom-first (options["bottom_first"])
+ *   opt[7] passes         PASSES (three layouts of the deck)
+ *   opt[8] n1, then n1 piles: options["first_deal"]; then n2 and options["later_deal"]; then ng and
+ *          options["gather"]; then g->n ints, one per container: bit 0 set for a corner
+ *          (options["corners"]), bit 1+k set when options["reach"][i][found[k]] holds.
+ * Table.vars is empty for this game (vlen 0).
+ *
+ * The order of the legal moves is the engine's (Game._legal over Game._candidate_plan), the kinds in
+ * the order build() allows them: deal; redeal; tableau -> foundation; tableau -> tableau (cztery-katy).
+ * Per kind, sources in layout order, then targets in layout order.
+ */
+#include "core.h"
+
+enum { O_REFILL_EVERY, O_THIRD_ROUND, O_IN_SUIT, O_ANY_PILE, O_CZTERY, O_WHEN_STUCK, O_BOTTOM_FIRST, O_PASSES,
+       O_LISTS };
+
+/* ---- options ---- */
+static inline int n_first(const fc_game *g) { return g->opt[O_LISTS]; }
+static inline const int32_t *first_deal(const fc_game *g) { return g->opt + O_LISTS + 1; }
+static inline int at_later(const fc_game *g) { return O_LISTS + 1 + n_first(g); }
+static inline int n_later(const fc_game *g) { return g->opt[at_later(g)]; }
+static inline const int32_t *later_deal(const fc_game *g) { return g->opt + at_later(g) + 1; }
+static inline int at_gather(const fc_game *g) { return at_later(g) + 1 + n_later(g); }
+static inline int n_gather(const fc_game *g) { return g->opt[at_gather(g)]; }
+static inline const int32_t *gather_order(const fc_game *g) { return g->opt + at_gather(g) + 1; }
+static inline const int32_t *flags(const fc_game *g) { return g->opt + at_gather(g) + 1 + n_gather(g); }
+static inline int is_corner(const fc_game *g, int i) { return flags(g)[i] & 1; }
+
+static inline int stock_empty(const fc_game *g, const fc_state *s) { return fc_len(s, g->stock) == 0; }
+
+static inline int emit(fc_move *out, int k, int type, int src, int dst) {
+    if (k >= FC_MAXMOVES) return k;  /* never reached in this game; keeps the writes bounded */
+    out[k].type = (uint8_t)type;
+    out[k].src = (int8_t)src;
+    out[k].dst = (int8_t)dst;
+    out[k].count = 1;
+    return k + 1;
+}
+
+/* mirrors position_decides_which_foundations_a_card_reaches (pf-8 … pf-12: options["reach"]), and
+ * any_pile_plays_after_the_third_deal (pf-21) with the variant: every pile once the deck is out in the
+ * third pass.  k is the foundation's place in g->found. */
+static inline int reaches(const fc_game *g, const fc_state *s, int src, int k) {
+    if (g->opt[O_ANY_PILE] && stock_empty(g, s) && s->passes >= g->opt[O_PASSES]) return 1;
+    return (flags(g)[src] >> (1 + k)) & 1;
+}
+
+/* mirrors build_only_after_the_third_layout (pf-22): options["third_layout"], _third_pass_dealt or
+ * _third_round_dealt */
+static inline int third_layout(const fc_game *g, const fc_state *s) {
+    if (g->opt[O_THIRD_ROUND]) return s->rounds >= 3;
+    return s->passes >= g->opt[O_PASSES] && stock_empty(g, s);
+}
+
+/* mirrors options["builds"]: next_in_suit / next_any_suit (engine.common) */
+static inline int builds(const fc_game *g, int under, int over) {
+    int d = fc_rank(under) - fc_rank(over);
+    if (d != 1 && d != -1) return 0;
+    return !g->opt[O_IN_SUIT] || fc_suit(under) == fc_suit(over);
+}
+
+/* the moves of the piles, in the engine's order, written from out[k]; returns the new count:
+ * move T->F: only_the_top_card_is_playable (pf-17), foundations_build_in_suit (pf-4, pf-16) and the
+ * reach rule (see reaches); then, with cztery-katy, move T->T: only_the_top_card_is_playable,
+ * build_only_after_the_third_layout, build_one_card_on_another_up_or_down (pf-22: never into a space) */
+static int pile_moves(const fc_game *g, const fc_state *s, fc_move *out, int k) {
+    for (int src = 0; src < g->n; src++) {
+        if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
+        int card = fc_top(s, src);
+        for (int f = 0; f < g->nfound; f++) {
+            int dst = g->found[f];
+            if (fc_fits_foundation(g, s, dst, card) && reaches(g, s, src, f)) k = emit(out, k, FC_MOVE, src, dst);
+        }
+    }
+    if (g->opt[O_CZTERY] && third_layout(g, s))
+        for (int src = 0; src < g->n; src++) {
+            if (g->role[src] != FC_TABLEAU || !fc_len(s, src)) continue;
+            int card = fc_top(s, src);
+            for (int dst = 0; dst < g->n; dst++) {
+                if (dst == src || g->role[dst] != FC_TABLEAU || !fc_len(s, dst)) continue;
+                if (builds(g, fc_top(s, dst), card)) k = emit(out, k, FC_MOVE, src, dst);
+            }
+        }
+    return k;
+}
+
+/* Game._legal: deal (deal_only_while_the_deck_lasts, pf-18; deal_only_when_no_move_remains with
+ * when-stuck), redeal (gather_only_when_the_deck_is_out, pf-19, pf-20; deal_only_when_no_move_remains
+ * with when-stuck), then the moves of the piles (pile_moves).  The deal and the redeal exclude each
+ * other (stock full / empty): at most one comes first. */
+static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
+    int n = pile_moves(g, s, out, 0);
+    int blocked = g->opt[O_WHEN_STUCK] && n > 0;  /* other_moves_come_first: any move but deal, redeal */
+    int type = -1;
+    if (!stock_empty(g, s)) type = FC_DEAL;
+    else if (s->passes < g->opt[O_PASSES]) type = FC_REDEAL;
+    if (type < 0 || blocked) return n;
+    if (n >= FC_MAXMOVES) n = FC_MAXMOVES - 1;
+    memmove(out + 1, out, (size_t)n * sizeof *out);
+    emit(out, 0, type, -1, -1);
+    return n + 1;
+}
+
+/* mirrors frees_a_card's question: a legal move takes the top card of src to a foundation (the moves
+ * T->F are asked under no table-wide rule, so only their own rules count) */
+static int frees(const fc_game *g, const fc_state *s, int src) {
+    if (src < 0 || src >= g->n || g->role[src] != FC_TABLEAU || !fc_len(s, src)) return 0;
+    int card = fc_top(s, src);
+    for (int f = 0; f < g->nfound; f++)
+        if (fc_fits_foundation(g, s, g->found[f], card) && reaches(g, s, src, f)) return 1;
+    return 0;
+}
+
+/* mirrors deal_sixteen_on_the_same_positions (pf-5, pf-6, pf-15, pf-18): engine.common.deal_round
+ * over options["first_deal"] in the first round of a pass, else options["later_deal"] */
+static void deal(const fc_game *g, fc_state *s) {
+    const int32_t *order = s->rounds == 0 ? first_deal(g) : later_deal(g);
+    int len = s->rounds == 0 ? n_first(g) : n_later(g);
+    for (int k = 0; k < len && fc_len(s, g->stock); k++) fc_push(s, g->n, order[k], fc_pop(s, g->n, g->stock));
+    s->rounds++;
+}
+
+/* mirrors gather_in_dealing_order_without_shuffling (pf-19): engine.common.gather over
+ * options["gather"], each pile bottom first or top first (gather-order) */
+static void gather(const fc_game *g, fc_state *s) {
+    uint8_t taken[FC_CARDS], stock[FC_CARDS];
+    int m = 0;
+    const int32_t *order = gather_order(g);
+    for (int k = 0; k < n_gather(g); k++) {
+        int i = order[k], len = fc_len(s, i);
+        const uint8_t *p = fc_pile(s, i);
+        for (int x = 0; x < len; x++) taken[m + x] = g->opt[O_BOTTOM_FIRST] ? p[x] : p[len - 1 - x];
+        m += len;
+        fc_set_pile(s, g->n, i, taken, 0);
+    }
+    int old = fc_len(s, g->stock);
+    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
+    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
+    fc_set_pile(s, g->n, g->stock, stock, m + old);
+    s->passes++;
+    s->rounds = 0;
+}
+
+/* Table.push: the entry's performer, or the plain transfer of one card and then
+ * corners_are_replaced_from_the_deck (pf-13, pf-14), the effect of both kinds of move */
+static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
+    switch (m->type) {
+    case FC_DEAL:
+        deal(g, s);
+        return;
+    case FC_REDEAL:
+        gather(g, s);
+        return;
+    default:
+        fc_transfer(g, s, m->src, m->dst, 1);
+        if (is_corner(g, m->src) && fc_len(s, g->stock) && (g->opt[O_REFILL_EVERY] || !fc_len(s, m->src)))
+            fc_push(s, g->n, m->src, fc_pop(s, g->n, g->stock));
+        return;
+    }
+}
+
+const fc_kernel fc_kernel_printex_frame = {"printex-frame", legal, apply, NULL, NULL, frees};

@@ -1,0 +1,196 @@
+"""The fast core's printex-frame kernel (replay/fastcore/games/printex_frame.c) held to the engine.
+
+Random walks from seeded deals under every form the statistics build (the base game, each variant
+alone, each non-default reading of each ruling over the defaults, with cztery-katy for the two
+rulings that apply only with it) and both variants together: at every position the kernel's legal
+moves must be the engine's, in the engine's order, and its ``frees`` must answer as the scan of the
+legal moves does; the same randomly chosen move is then carried out on both, and the tables must agree
+(piles, foundation suits, passes, rounds, vars).  The game has no safe_move, and its proof of loss is
+asked at the root only (no ``lost`` in the kernel).  Walks prefer moves to positions not seen yet
+(cards can go back and forth between piles in cztery-katy) and end with the game (three layouts of
+the deck are all it allows) or after STEPS.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from replay import fastcore
+from replay.engine.game import Game, Move, Table
+from replay.engine.layout import FOUNDATION, TABLEAU
+from replay.games import create
+from replay.games import printex_frame as pf
+
+pytestmark = pytest.mark.skipif(fastcore.library() is None,
+                                reason="the fast core library is missing and cannot be built (no C compiler?)")
+
+GAME = "printex-frame"
+FORMS = [
+    ((), {}),
+    (("any-pile-after-third-deal",), {}),
+    (("cztery-katy",), {}),
+    ((), {"frame": "square-16"}),
+    ((), {"frame": "square-20"}),
+    ((), {"frame": "square-20-ring"}),
+    ((), {"foundation-arrangement": "suit-columns"}),
+    ((), {"corner-refill": "every-card"}),
+    ((), {"deal-timing": "when-stuck"}),
+    ((), {"gather-order": "piles-top-first"}),
+    (("cztery-katy",), {"third-layout": "third-round"}),
+    (("cztery-katy",), {"build-suit": "any-suit"}),
+    (("any-pile-after-third-deal", "cztery-katy"), {}),  # not a statistics form: both variants at once
+]
+WALKS = 24
+STEPS = 2000
+PROGRESS = 0.3  # how often a walk tries a deal, a redeal or a card home first
+
+
+def moves_of(ms: list[Move]) -> list[tuple[str, int, int, int]]:
+    return [(m.type, m.src, m.dst, m.count) for m in ms]
+
+
+def compare_tables(k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> None:
+    n = len(t.piles)
+    assert k.piles(s) == t.piles, f"piles differ {where}"
+    assert list(s.fsuit[:n]) == t.fsuit, f"foundation suits differ {where}"
+    assert (s.passes, s.rounds) == (t.passes, t.rounds), f"passes/rounds differ {where}"
+    assert fastcore.state_vars(s) == k.spec.vars(t), f"vars differ {where}"
+    assert k.spec.vars_back is not None and k.spec.vars_back(fastcore.state_vars(s)) == t.vars
+
+
+def compare_legal(game: Game, k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> list[Move]:
+    want = game.legal_moves(t)
+    got = k.legal(s)
+    assert moves_of(got) == moves_of(want), f"legal moves differ {where}"
+    for src in range(len(game.roles)):
+        scan = any(m.type == "move" and m.src == src and game.roles[m.dst] == FOUNDATION for m in want)
+        assert k.frees(s, src) == scan, f"frees({src}) differs {where}"
+    return want
+
+
+def choose(rng: random.Random, t: Table, legal: list[Move], seen: set) -> Move:
+    """A random legal move, preferring one that leads to a position not seen yet, and now and then one
+    that makes progress (a deal, a redeal or a card home)."""
+    order = list(legal)
+    rng.shuffle(order)
+    if rng.random() < PROGRESS:
+        order.sort(key=lambda m: m.type == "move" and t.game.roles[m.dst] != FOUNDATION)
+    for m in order:
+        after = t.copy()
+        after.push(m)
+        if after.key() not in seen:
+            return m
+    return order[0]
+
+
+def _kind(game: Game, m: Move) -> str:
+    if m.type != "move":
+        return m.type
+    return f"{game.roles[m.src]}->{game.roles[m.dst]}"
+
+
+def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
+    rng = random.Random(seed * 7919 + 17)
+    t = game.new_table(game.deck_from_seed(seed))
+    s = k.state(t)
+    assert s is not None
+    reach, corners = game.options["reach"], game.options["corners"]
+    seen = {t.key()}
+    for step in range(STEPS):
+        where = f"(seed {seed}, step {step}, variants {sorted(game.variants)}, rulings {game.rulings})"
+        compare_tables(k, s, t, where)
+        legal = compare_legal(game, k, s, t, where)
+        for m in legal:
+            stats[_kind(game, m)] += 1
+            if m.type == "move" and game.roles[m.dst] == FOUNDATION and not reach[m.src][m.dst]:
+                stats["off its lines"] += 1
+        if not legal or t.is_won():
+            stats["won" if t.is_won() else "lost"] += 1
+            stats[f"ended in pass {t.passes}"] += 1
+            return
+        m = choose(rng, t, legal, seen)
+        stats["played " + _kind(game, m)] += 1
+        before = len(t.piles[m.src]) if m.type == "move" else 0
+        if m.type in ("deal", "redeal") and any(x.type == "move" for x in legal):
+            stats["dealt with moves left"] += 1
+        t.push(m)
+        k.apply(s, m)
+        if m.type == "move" and m.src in corners and len(t.piles[m.src]) == before:  # a card came from the deck
+            stats["refilled" if before == 1 else "refilled over cards"] += 1
+        seen.add(t.key())
+    compare_tables(k, s, t, f"(seed {seed}, at the cap)")
+    stats["cap"] += 1
+
+
+@pytest.mark.parametrize("variants,rulings", FORMS,
+                         ids=lambda x: ",".join(x) if isinstance(x, tuple) else
+                         ",".join(f"{a}={b}" for a, b in x.items()) or "default")
+def test_kernel_matches_the_engine_on_random_walks(variants: tuple[str, ...], rulings: dict[str, str]) -> None:
+    game = create(GAME, variants, rulings)
+    k = fastcore.Kernel(game)
+    stats: Counter = Counter()
+    for seed in range(WALKS):
+        walk(game, k, 1000 + seed, stats)
+    # the walks exercise every rule of this form
+    assert stats["deal"] and stats["redeal"] and stats["tableau->foundation"], stats
+    assert stats["played redeal"] and stats["played tableau->foundation"] and stats["refilled"], stats
+    assert stats["ended in pass 3"], stats  # the third layout is reached
+    assert bool(stats["tableau->tableau"]) == ("cztery-katy" in variants), stats
+    if "cztery-katy" in variants:
+        assert stats["played tableau->tableau"], stats
+    assert bool(stats["off its lines"]) == ("any-pile-after-third-deal" in variants), stats
+    assert bool(stats["refilled over cards"]) == (rulings.get("corner-refill") == "every-card"), stats
+    assert bool(stats["dealt with moves left"]) == (rulings.get("deal-timing") != "when-stuck"), stats
+    assert stats["cap"] < WALKS, stats
+
+
+def test_the_comparisons_can_fail() -> None:
+    """A move list in another order, or a kernel told another ruling, is caught."""
+    game = create(GAME, ("cztery-katy",), {"corner-refill": "every-card"})
+    k = fastcore.Kernel(game)
+    t = game.new_table(game.deck_from_seed(5))
+    t.push(Move("deal"))
+    s = k.state(t)
+    legal = k.legal(s)
+    assert len(legal) > 1 and moves_of(legal) == moves_of(game.legal_moves(t))
+    assert moves_of(legal[::-1]) != moves_of(game.legal_moves(t))
+    # the kernel told corner-refill=when-empty (opt[0]) while the engine refills after every card: found out
+    k.g.opt[0] = 0
+    with pytest.raises(AssertionError):
+        for seed in range(10):
+            walk(game, k, 3000 + seed, Counter())
+    # a table changed behind the kernel's back is found out
+    k2 = fastcore.Kernel(game)
+    s2 = k2.state(t)
+    t2 = t.copy()
+    t2.piles[0].append(t2.piles[1].pop())
+    with pytest.raises(AssertionError):
+        compare_tables(k2, s2, t2, "")
+
+
+def test_options_and_vars_encode_the_instance() -> None:
+    game = create(GAME, ("cztery-katy",), {"frame": "square-20", "deal-timing": "when-stuck",
+                                          "gather-order": "piles-top-first", "build-suit": "any-suit"})
+    spec = pf.SEARCH["fast_core"]
+    opts = spec.options(game)
+    assert opts[:8] == [0, 0, 0, 0, 1, 1, 0, 3]
+    o = game.options
+    at = 8
+    for which in ("first_deal", "later_deal", "gather"):
+        assert opts[at] == len(o[which]) and tuple(opts[at + 1:at + 1 + opts[at]]) == o[which]
+        at += 1 + opts[at]
+    assert len(opts) == at + len(game.roles)
+    assert o["later_deal"] != o["first_deal"]  # this frame deals its corners only once a pass
+    for i, bits in enumerate(opts[at:]):
+        assert bits & 1 == (i in o["corners"])
+        assert [f for k, f in enumerate(game.foundations) if bits >> (1 + k) & 1] == \
+            [f for f in game.foundations if o["reach"][i][f]]
+    assert spec.options(create(GAME))[:8] == [0, 0, 1, 0, 0, 0, 1, 3]
+    t = game.new_table(game.deck_from_seed(1))
+    assert spec.vars(t) == b"" and spec.vars_back(b"") == {}
+    t.vars["something"] = 1
+    assert spec.vars(t) is None  # a state this encoder does not know: the search stays in Python
+    assert {game.roles[i] for i in range(len(game.roles))} >= {TABLEAU, FOUNDATION}
