@@ -5,8 +5,8 @@
 built.  ``python -m replay.fastcore.build`` compiles it by hand.  The library's file is named after the
 SHA-256 of its sources (:func:`library_path`), so a stale build is never loaded.
 
-Every ``games/<game>.c`` is compiled in with ``-DFC_HAVE_<GAME>`` (its kernel is then listed by
-``kernels.c``).  The compiler is ``$CC``, else ``cc``.
+Every ``games/<game>.c`` is compiled in, and listed to ``kernels.c`` by ``-DFC_KERNELS=X(<game>)…``
+(the file defines ``fc_kernel_<game>``).  The compiler is ``$CC``, else ``cc``.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def build(dest: Path, root: Path = HERE) -> Path:
     if cc is None:
         raise RuntimeError("no C compiler (set CC or install gcc): the solver runs without its fast core")
     games = [p.stem for p in sorted((root / "games").glob("*.c"))]
-    defines = [f"-DFC_HAVE_{g.upper()}" for g in games] + [f'-DFC_SOURCE_HASH="{source_hash(root)}"']
+    defines = [f"-DFC_KERNELS={''.join(f'X({g})' for g in games)}", f'-DFC_SOURCE_HASH="{source_hash(root)}"']
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".fastcore-", suffix=".so", dir=dest.parent)
     os.close(fd)

@@ -1,21 +1,20 @@
 /* The kernels this library carries, by game ID (the catalogue of the fast core, as
- * replay/games/catalog.py is the engine's). */
+ * replay/games/catalog.py is the engine's): one per games/<game>.c, listed by the build. */
 #include "core.h"
 
-extern const fc_kernel fc_kernel_exiles;
-extern const fc_kernel fc_kernel_napoleons_square;
-extern const fc_kernel fc_kernel_printex_frame;
+/* FC_KERNELS is X(game) for every games/<game>.c, given by the build (replay/fastcore/build.py): each
+ * file defines fc_kernel_<game> */
+#ifndef FC_KERNELS
+#define FC_KERNELS
+#endif
+#define X(game) extern const fc_kernel fc_kernel_##game;
+FC_KERNELS
+#undef X
 
 static const fc_kernel *const KERNELS[] = {
-#ifdef FC_HAVE_EXILES
-    &fc_kernel_exiles,
-#endif
-#ifdef FC_HAVE_NAPOLEONS_SQUARE
-    &fc_kernel_napoleons_square,
-#endif
-#ifdef FC_HAVE_PRINTEX_FRAME
-    &fc_kernel_printex_frame,
-#endif
+#define X(game) &fc_kernel_##game,
+    FC_KERNELS
+#undef X
     0,
 };
 
