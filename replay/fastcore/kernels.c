@@ -4,6 +4,7 @@
 
 extern const fc_kernel fc_kernel_exiles;
 extern const fc_kernel fc_kernel_napoleons_square;
+extern const fc_kernel fc_kernel_zwarta_kolumna;
 
 static const fc_kernel *const KERNELS[] = {
 #ifdef FC_HAVE_EXILES
@@ -11,6 +12,9 @@ static const fc_kernel *const KERNELS[] = {
 #endif
 #ifdef FC_HAVE_NAPOLEONS_SQUARE
     &fc_kernel_napoleons_square,
+#endif
+#ifdef FC_HAVE_ZWARTA_KOLUMNA
+    &fc_kernel_zwarta_kolumna,
 #endif
     0,
 };
