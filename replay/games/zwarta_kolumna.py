@@ -25,6 +25,7 @@ from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundatio
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
+from replay.fastcore import FastCore
 
 ID = "zwarta-kolumna"
 VARIANTS = ("fill-from-any-pile", "chaldejski", "gotycki-zamek", "cztery-katy")
@@ -386,3 +387,62 @@ def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
 #: them but cost six times the search's speed (about 1.5 ms a position) and decided no more deals,
 #: at 1 s or at 2,000 positions (benchmarks/README.md)
 SEARCH = {"dead_ends": (a_card_the_third_layout_cannot_free,), "dead_ends_at_nodes": False}
+
+
+# ----------------------------------------------------------------------------- for the solver: the fast core
+
+
+def _fast_options(g: Any) -> list[int]:
+    """The options as replay/fastcore/games/zwarta_kolumna.c reads them (its comment lists them): the
+    variants' and rulings' switches, the corners, the orders of the deal and of gathering, and per pile
+    the foundations it reaches and per foundation those of its row, as masks over container indices."""
+    o, v, r = g.options, g.variants, g.rulings
+    n = len(g.roles)
+    if n > 31 or len(o["deal"]) > 32 or len(o["gather"]) > 32 or combination_problem(v) is not None:
+        raise NotImplementedError(f"{ID}: a layout or combination the fast core does not mirror")
+    deferred = bool(v & DEFERRED_BASES)
+
+    def mask(items: Any) -> int:
+        return sum(1 << i for i in items)
+
+    head = [int("fill-from-any-pile" in v), int(deferred), int(deferred and "chaldejski" in v),
+            int("cztery-katy" in v or ("gotycki-zamek" in v and r.get("base-placement") == "anywhere")),
+            int("cztery-katy" in v), int(deferred and r.get("base-timing") == "on-dealing"),
+            int(r.get("deal-timing") == "when-stuck"), int(o["bottom_first"]), int(o["unrestricted_when_dealt"]),
+            int(o["build_last_pass_only"]), int(o["replace_if_empty_only"]), PASSES, mask(o["corners"])]
+
+    def padded(seq: Any) -> list[int]:
+        return [len(seq)] + list(seq) + [0] * (32 - len(seq))
+
+    reach = [mask(f for f in range(n) if o["reach"][i][f]) for i in range(n)]
+    partner = [mask(o["row_partner"].get(i, ())) for i in range(n)]
+    return (head + padded(o["deal"]) + padded(o["gather"]) + reach + [0] * (32 - n) + partner
+            + [0] * (32 - n))
+
+
+def _fast_vars(t: Table) -> bytes | None:
+    """``Table.vars`` as bytes: none, or (cztery kąty) the pile owed a card, 0xFF for None."""
+    if not t.vars:
+        return b""
+    if set(t.vars) != {"replace"}:
+        return None
+    name = t.vars["replace"]
+    if name is None:
+        return b"\xff"
+    i = t.game.layout.index(name)
+    return bytes([i]) if i < 0xFF and _pile_name(i) == name else None
+
+
+def _pile_name(i: int) -> str:
+    """The name of tableau pile ``i`` in both layouts of the game (p1 … p12, indices 0 … 11)."""
+    return f"p{i + 1}"
+
+
+def _fast_vars_back(b: bytes) -> dict[str, Any]:
+    if not b:
+        return {}
+    return {"replace": None if b[0] == 0xFF else _pile_name(b[0])}
+
+
+SEARCH["fast_core"] = FastCore(kernel="zwarta-kolumna", options=_fast_options, vars=_fast_vars,
+                               vars_back=_fast_vars_back)
