@@ -120,9 +120,9 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
       "was exhaustive: nothing was cut by the budget, and only provably sound reductions were used) or "
       "*unknown* (the budget ran out). The solver's win rate is therefore a lower bound of the true rate; the "
       "true rate lies between *won* and *won + unknown*. A node budget makes every figure reproducible on any "
-      "machine. Exiles and Napoleon's Square are searched by the solver's fast core (the same search in C, "
-      "held by the tests to give the same result position for position, about two orders of magnitude "
-      "faster), which is what makes the larger budgets under *Other measurements* affordable.")
+      "machine. Every game is searched by the solver's fast core (the same search in C, held by the tests to "
+      "give the same result position for position, 50 to 90 times faster), which is what makes the larger "
+      "budgets under *Other measurements* affordable.")
     w("* **Greedy player.** A deterministic baseline: it plays a card to a foundation when it can, makes the "
       "moves the rules impose (fill, tuck), then a move that empties a pile, takes a card off the talon or "
       "frees a card for a foundation, and otherwise deals (then gathers); it never repeats a position.")
