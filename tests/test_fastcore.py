@@ -201,3 +201,14 @@ def test_replay_solve_writes_the_same_log_with_and_without_the_fast_core() -> No
     assert "fast core" in fast.stderr and "fast core" not in slow.stderr
     strip = lambda text: [ln for ln in text.splitlines() if '"version"' not in ln]  # noqa: E731
     assert strip(fast.stdout) == strip(slow.stdout)
+
+
+@needs_core
+def test_a_search_without_a_node_budget_stops_at_its_memory_bound(monkeypatch) -> None:
+    """Bounded cost: the C search records hundreds of thousands of positions a second, so a search with
+    no node budget stops (unknown, stopped_by memory) when its table of positions reaches the bound."""
+    monkeypatch.setenv("REPLAY_SOLVER_MEMORY", "24")  # MiB
+    game = game_of(Form("napoleons-square"))
+    r = solve(game, deck=game.deck_from_seed(2), budget=Budget(nodes=None))
+    assert r.status == "unknown" and r.stopped_by == "memory" and r.core == "c"
+    assert 10_000 < r.positions < 1_000_000

@@ -125,7 +125,7 @@ def _load(path: Path) -> ctypes.CDLL | None:
     lib.fc_has_frees.argtypes = [ctypes.c_char_p]
     lib.fc_frees.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState), ctypes.c_int]
     lib.fc_solve.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
-                             ctypes.POINTER(FcState), ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
+                             ctypes.POINTER(FcState), ctypes.c_int64, ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
     lib.fc_free_result.argtypes = [ctypes.POINTER(FcResult)]
     for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
         f = getattr(lib, f"fc_sizeof_{name}")
@@ -230,6 +230,25 @@ class Found:
 
 
 STATUS = ("won", "unwinnable", "unknown")
+STOPPED = {0: None, 1: "nodes", 3: "memory"}  # 2: the reason the tick gave (seconds, interrupted)
+
+
+def memory_bound() -> int:
+    """The most memory the C search's table of positions may take, in bytes: a quarter of the machine's
+    memory, at most 4 GiB (``REPLAY_SOLVER_MEMORY``, in MiB, sets another).  Past it the search stops
+    with ``unknown`` (``stopped_by`` memory), as when a budget runs out: a search without a node budget
+    cannot exhaust the machine."""
+    given = os.environ.get("REPLAY_SOLVER_MEMORY")
+    if given:
+        try:
+            return max(1, int(given)) * 2**20
+        except ValueError:
+            pass
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 16 * 2**30
+    return min(4 * 2**30, total // 4)
 
 
 def encode_profile(game: Game, same_tableau: tuple[int, ...], same_foundations: tuple[tuple[int, ...], ...],
@@ -276,7 +295,8 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
     cb = TICK(on_tick) if tick is not None else TICK()
     res = FcResult()
     rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(encode_game(game, spec)), ctypes.byref(profile),
-                      ctypes.byref(root), -1 if max_nodes is None else max_nodes, cb, ctypes.byref(res))
+                      ctypes.byref(root), -1 if max_nodes is None else max_nodes, memory_bound(), cb,
+                      ctypes.byref(res))
     if errors:
         lib.fc_free_result(ctypes.byref(res))
         raise errors[0]
@@ -287,7 +307,7 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
         best = [to_move(res.best_line[i]) for i in range(res.nbest)]
     finally:
         lib.fc_free_result(ctypes.byref(res))
-    stopped = None if res.stopped_by == 0 else "nodes" if res.stopped_by == 1 else reasons[-1]
+    stopped = reasons[-1] if res.stopped_by == 2 else STOPPED.get(res.stopped_by)
     return Found(STATUS[res.status], stopped, res.nodes, res.positions, res.pruned, res.best_home, line, best)
 
 

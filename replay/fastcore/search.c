@@ -16,7 +16,8 @@
 /* search-order classes (replay.solver.search) */
 enum { R_FOUNDATION, R_IMPOSED, R_PRODUCTIVE, R_DEAL, R_REDEAL, R_OTHER, R_SHIFT };
 enum { ST_WON = 0, ST_UNWINNABLE = 1, ST_UNKNOWN = 2 };
-/* stopped_by: 0 none, 1 nodes, 2+ what the tick callback returned (seconds, interrupted) */
+/* stopped_by: 0 none, 1 nodes, 2 what the tick callback asked (seconds, interrupted), 3 memory */
+#define STOP_MEMORY 3
 #define CHECK_EVERY 16
 
 /* what the search is told besides the game: the profile (replay.solver.search.Profile) */
@@ -315,11 +316,13 @@ static int set_line(fc_move **dst, int *ndst, const fc_move *line, int n, const 
 }
 
 /* solve: replay.solver.search.solve from the position root (not won, no proof of loss at the root:
- * the caller asked those).  max_nodes < 0: no node budget.  tick, when given, is called every
+ * the caller asked those).  max_nodes < 0: no node budget.  max_bytes >= 0: stop (stopped_by memory)
+ * when the table of positions seen would hold more than that (the Python search has no such bound;
+ * it is far beyond the budgets the two are compared on).  tick, when given, is called every
  * CHECK_EVERY positions as the Python search looks at its clock; a nonzero answer stops the search
  * and becomes stopped_by.  Returns 0, or -1 (unknown kernel, a missing safe/lost, out of memory). */
 int fc_solve(const char *name, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
-             fc_tick tick, fc_result *res) {
+             int64_t max_bytes, fc_tick tick, fc_result *res) {
     memset(res, 0, sizeof(*res));
     const fc_kernel *k = fc_kernel_named(name);
     if (!k || (pr->use_safe && !k->safe) || (pr->use_lost && !k->lost)) { res->error = 1; return -1; }
@@ -367,6 +370,10 @@ int fc_solve(const char *name, const fc_game *g, const fc_profile *pr, const fc_
         int added = keyset_add(&seen, key, make_key(g, pr, grouped, child, key));
         if (added < 0) goto done;
         if (!added) continue;
+        if (max_bytes >= 0 && (int64_t)(seen.cap + seen.nslots * 2 * sizeof(uint64_t)) > max_bytes) {
+            stopped = STOP_MEMORY;  /* the positions recorded fill the memory allowed: stop, as a budget would */
+            break;
+        }
         if (depth + 1 > line_cap) {
             size_t cap = line_cap ? line_cap * 2 : 256;
             fc_move *l = realloc(line, cap * sizeof(fc_move));

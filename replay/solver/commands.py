@@ -170,6 +170,8 @@ def register(app: typer.Typer) -> None:
                 why = "the search was exhaustive"
             elif r.stopped_by == "interrupted":
                 why = f"interrupted; at best {r.best_home} cards home"
+            elif r.stopped_by == "memory":
+                why = "the positions searched filled the memory allowed (REPLAY_SOLVER_MEMORY, in MiB)"
             else:
                 why = f"the {r.stopped_by} budget ran out"
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
