@@ -234,7 +234,8 @@ STOPPED = {0: None, 1: "nodes", 3: "memory"}  # 2: the reason the tick gave (sec
 
 
 def memory_bound() -> int:
-    """The most memory the C search's table of positions may take, in bytes: a quarter of the machine's
+    """The most memory the C search's positions (its table of positions seen and the stack of its line)
+    may take, in bytes: a quarter of the machine's
     memory, at most 4 GiB (``REPLAY_SOLVER_MEMORY``, in MiB, sets another).  Past it the search stops
     with ``unknown`` (``stopped_by`` memory), as when a budget runs out: a search without a node budget
     cannot exhaust the machine."""
@@ -303,12 +304,30 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
     if rc != 0:
         return None
     try:
-        line = [to_move(res.line[i]) for i in range(res.nline)]
-        best = [to_move(res.best_line[i]) for i in range(res.nbest)]
+        line = _moves(res.line, res.nline)
+        best = line if res.status == 0 else _moves(res.best_line, res.nbest)
     finally:
         lib.fc_free_result(ctypes.byref(res))
     stopped = reasons[-1] if res.stopped_by == 2 else STOPPED.get(res.stopped_by)
     return Found(STATUS[res.status], stopped, res.nodes, res.positions, res.pruned, res.best_home, line, best)
+
+
+def _moves(ptr: Any, n: int) -> list[Move]:
+    """``n`` moves from a C array (read as bytes at once: a line may hold hundreds of thousands)."""
+    if n == 0:
+        return []
+    raw = ctypes.string_at(ptr, n * ctypes.sizeof(FcMove))
+    made: dict[bytes, Move] = {}  # moves are immutable: one object per distinct move
+    out = []
+    for i in range(0, len(raw), 4):
+        code = raw[i:i + 4]
+        m = made.get(code)
+        if m is None:
+            src, dst = code[1], code[2]
+            m = made[code] = Move(TYPES[code[0]], src - 256 if src > 127 else src, dst - 256 if dst > 127 else dst,
+                                  count=code[3])
+        out.append(m)
+    return out
 
 
 class Kernel:

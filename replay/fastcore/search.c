@@ -317,7 +317,7 @@ static int set_line(fc_move **dst, int *ndst, const fc_move *line, int n, const 
 
 /* solve: replay.solver.search.solve from the position root (not won, no proof of loss at the root:
  * the caller asked those).  max_nodes < 0: no node budget.  max_bytes >= 0: stop (stopped_by memory)
- * when the table of positions seen would hold more than that (the Python search has no such bound;
+ * when the table of positions seen and the stack of the line searched would hold more than that (the Python search has no such bound;
  * it is far beyond the budgets the two are compared on).  tick, when given, is called every
  * CHECK_EVERY positions as the Python search looks at its clock; a nonzero answer stops the search
  * and becomes stopped_by.  Returns 0, or -1 (unknown kernel, a missing safe/lost, out of memory). */
@@ -370,7 +370,8 @@ int fc_solve(const char *name, const fc_game *g, const fc_profile *pr, const fc_
         int added = keyset_add(&seen, key, make_key(g, pr, grouped, child, key));
         if (added < 0) goto done;
         if (!added) continue;
-        if (max_bytes >= 0 && (int64_t)(seen.cap + seen.nslots * 2 * sizeof(uint64_t)) > max_bytes) {
+        if (max_bytes >= 0 && (int64_t)(seen.cap + seen.nslots * 2 * sizeof(uint64_t) + st.depth_cap * sizeof(fc_state)
+                                        + st.moves_cap * sizeof(fc_move) + line_cap * sizeof(fc_move)) > max_bytes) {
             stopped = STOP_MEMORY;  /* the positions recorded fill the memory allowed: stop, as a budget would */
             break;
         }

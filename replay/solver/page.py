@@ -121,7 +121,7 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
       "*unknown* (the budget ran out). The solver's win rate is therefore a lower bound of the true rate; the "
       "true rate lies between *won* and *won + unknown*. A node budget makes every figure reproducible on any "
       "machine. Every game is searched by the solver's fast core (the same search in C, held by the tests to "
-      "give the same result position for position, 50 to 90 times faster), which is what makes the larger "
+      "give the same result position for position, 35 to 90 times faster), which is what makes the larger "
       "budgets under *Other measurements* affordable.")
     w("* **Greedy player.** A deterministic baseline: it plays a card to a foundation when it can, makes the "
       "moves the rules impose (fill, tuck), then a move that empties a pile, takes a card off the talon or "
