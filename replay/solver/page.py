@@ -325,7 +325,7 @@ def _in_short(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
         out.append(f"| {r['label']} | {_pct(sv['win_rate'])}–{_pct(sv['win_rate_at_most'])} | {100 * width:.1f} "
                    f"points | {best['deals']:,} | {_budget_text(budget)} | {'yes' if ok else 'no'} |")
     out.append("")
-    out.append(f"{answered} of {len(rows)} forms are answered. Where a form is not, the solver neither finds a win "
+    out.append(f"{answered} of {len(rows)} forms {'is' if answered == 1 else 'are'} answered. Where a form is not, the solver neither finds a win "
                "nor proves the deal lost within the budget for most deals: the search trees of the games with three "
                "passes through the deck, and of Napoleon's Square, are far larger than any budget here, and their "
                "proofs of loss (each game module's `SEARCH['dead_ends']`) settle only the deals that are lost for a "
