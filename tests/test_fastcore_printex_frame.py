@@ -19,10 +19,16 @@ from collections import Counter
 import pytest
 
 from replay import fastcore
-from replay.engine.game import Game, Move, Table
+from replay.engine.game import Game, Move
 from replay.engine.layout import FOUNDATION, TABLEAU
 from replay.games import create
 from replay.games import printex_frame as pf
+from tests.fastcore_checks import (
+    choose,
+    compare_legal,
+    compare_tables,
+    the_comparisons_can_fail,
+)
 
 pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
@@ -48,42 +54,6 @@ STEPS = 2000
 PROGRESS = 0.3  # how often a walk tries a deal, a redeal or a card home first
 
 
-def moves_of(ms: list[Move]) -> list[tuple[str, int, int, int]]:
-    return [(m.type, m.src, m.dst, m.count) for m in ms]
-
-
-def compare_tables(k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> None:
-    n = len(t.piles)
-    assert k.piles(s) == t.piles, f"piles differ {where}"
-    assert list(s.fsuit[:n]) == t.fsuit, f"foundation suits differ {where}"
-    assert (s.passes, s.rounds) == (t.passes, t.rounds), f"passes/rounds differ {where}"
-    assert fastcore.state_vars(s) == k.spec.vars(t), f"vars differ {where}"
-    assert k.spec.vars_back is not None and k.spec.vars_back(fastcore.state_vars(s)) == t.vars
-
-
-def compare_legal(game: Game, k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> list[Move]:
-    want = game.legal_moves(t)
-    got = k.legal(s)
-    assert moves_of(got) == moves_of(want), f"legal moves differ {where}"
-    for src in range(len(game.roles)):
-        scan = any(m.type == "move" and m.src == src and game.roles[m.dst] == FOUNDATION for m in want)
-        assert k.frees(s, src) == scan, f"frees({src}) differs {where}"
-    return want
-
-
-def choose(rng: random.Random, t: Table, legal: list[Move], seen: set) -> Move:
-    """A random legal move, preferring one that leads to a position not seen yet, and now and then one
-    that makes progress (a deal, a redeal or a card home)."""
-    order = list(legal)
-    rng.shuffle(order)
-    if rng.random() < PROGRESS:
-        order.sort(key=lambda m: m.type == "move" and t.game.roles[m.dst] != FOUNDATION)
-    for m in order:
-        after = t.copy()
-        after.push(m)
-        if after.key() not in seen:
-            return m
-    return order[0]
 
 
 def _kind(game: Game, m: Move) -> str:
@@ -111,7 +81,7 @@ def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
             stats["won" if t.is_won() else "lost"] += 1
             stats[f"ended in pass {t.passes}"] += 1
             return
-        m = choose(rng, t, legal, seen)
+        m = choose(rng, t, legal, seen, PROGRESS)
         stats["played " + _kind(game, m)] += 1
         before = len(t.piles[m.src]) if m.type == "move" else 0
         if m.type in ("deal", "redeal") and any(x.type == "move" for x in legal):
@@ -150,25 +120,9 @@ def test_kernel_matches_the_engine_on_random_walks(variants: tuple[str, ...], ru
 def test_the_comparisons_can_fail() -> None:
     """A move list in another order, or a kernel told another ruling, is caught."""
     game = create(GAME, ("cztery-katy",), {"corner-refill": "every-card"})
-    k = fastcore.Kernel(game)
     t = game.new_table(game.deck_from_seed(5))
     t.push(Move("deal"))
-    s = k.state(t)
-    legal = k.legal(s)
-    assert len(legal) > 1 and moves_of(legal) == moves_of(game.legal_moves(t))
-    assert moves_of(legal[::-1]) != moves_of(game.legal_moves(t))
-    # the kernel told corner-refill=when-empty (opt[0]) while the engine refills after every card: found out
-    k.g.opt[0] = 0
-    with pytest.raises(AssertionError):
-        for seed in range(10):
-            walk(game, k, 3000 + seed, Counter())
-    # a table changed behind the kernel's back is found out
-    k2 = fastcore.Kernel(game)
-    s2 = k2.state(t)
-    t2 = t.copy()
-    t2.piles[0].append(t2.piles[1].pop())
-    with pytest.raises(AssertionError):
-        compare_tables(k2, s2, t2, "")
+    the_comparisons_can_fail(game, t, walk, 0)
 
 
 def test_options_and_vars_encode_the_instance() -> None:

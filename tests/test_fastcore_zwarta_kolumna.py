@@ -17,10 +17,16 @@ from collections import Counter
 import pytest
 
 from replay import fastcore
-from replay.engine.game import Game, Move, Table
+from replay.engine.game import Game, Move
 from replay.engine.layout import FOUNDATION, TABLEAU
 from replay.games import create
 from replay.games import zwarta_kolumna as zk
+from tests.fastcore_checks import (
+    choose,
+    compare_legal,
+    compare_tables,
+    the_comparisons_can_fail,
+)
 
 pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
@@ -60,39 +66,6 @@ STEPS_WANDERING = 300  # the walks of a form that never gets stuck
 PROGRESS = 0.5  # how often a walk tries a deal, a gathering or a card home first
 
 
-def moves_of(ms: list[Move]) -> list[tuple[str, int, int, int]]:
-    return [(m.type, m.src, m.dst, m.count) for m in ms]
-
-
-def compare_tables(k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> None:
-    n = len(t.piles)
-    assert k.piles(s) == t.piles, f"piles differ {where}"
-    assert list(s.fsuit[:n]) == t.fsuit, f"foundation suits differ {where}"
-    assert (s.passes, s.rounds) == (t.passes, t.rounds), f"passes/rounds differ {where}"
-    assert fastcore.state_vars(s) == k.spec.vars(t), f"vars differ {where}"
-    assert k.spec.vars_back is not None and k.spec.vars_back(fastcore.state_vars(s)) == t.vars, where
-
-
-def compare_legal(game: Game, k: fastcore.Kernel, s: fastcore.FcState, t: Table, where: str) -> list[Move]:
-    want = game.legal_moves(t)
-    got = k.legal(s)
-    assert moves_of(got) == moves_of(want), f"legal moves differ {where}"
-    return want
-
-
-def choose(rng: random.Random, t: Table, legal: list[Move], seen: set) -> Move:
-    """A random legal move, preferring one that leads to a position not seen yet, and now and then one
-    that makes progress (a card home, a deal, a gathering), so that most walks reach the end."""
-    order = list(legal)
-    rng.shuffle(order)
-    if rng.random() < PROGRESS:
-        order.sort(key=lambda m: m.type == "move" and t.game.roles[m.dst] != FOUNDATION)
-    for m in order:
-        after = t.copy()
-        after.push(m)
-        if after.key() not in seen:
-            return m
-    return order[0]
 
 
 def _kind(game: Game, m: Move) -> str:
@@ -130,7 +103,7 @@ def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
         if not legal or t.is_won():
             stats["won" if t.is_won() else "lost"] += 1
             return
-        m = choose(rng, t, legal, seen)
+        m = choose(rng, t, legal, seen, PROGRESS)
         stats["played " + _kind(game, m)] += 1
         t.push(m)
         k.apply(s, m)
@@ -201,26 +174,10 @@ def test_forms_it_does_not_mirror_are_refused() -> None:
 def test_the_comparisons_can_fail() -> None:
     """A move list in another order, or a kernel told another ruling, is caught."""
     game = create(GAME, (), {"after-deal": "unrestricted"})
-    k = fastcore.Kernel(game)
     t = game.new_table(game.deck_from_seed(5))
     while len(game.legal_moves(t)) < 2:
         t.push(Move("deal"))
-    s = k.state(t)
-    legal = k.legal(s)
-    assert len(legal) > 1 and moves_of(legal) == moves_of(game.legal_moves(t))
-    assert moves_of(legal[::-1]) != moves_of(game.legal_moves(t))
-    # the kernel told after-deal=restricted while the engine plays unrestricted: found out
-    k.g.opt[8] = 0
-    with pytest.raises(AssertionError):
-        for seed in range(10):
-            walk(game, k, 3000 + seed, Counter())
-    # a table changed behind the kernel's back is found out
-    k2 = fastcore.Kernel(game)
-    s2 = k2.state(t)
-    t2 = t.copy()
-    t2.piles[0].append(t2.piles[1].pop())
-    with pytest.raises(AssertionError):
-        compare_tables(k2, s2, t2, "")
+    the_comparisons_can_fail(game, t, walk, 8)
 
 
 def test_options_and_vars_encode_the_instance() -> None:

@@ -93,6 +93,9 @@ void fc_set_pile(fc_state *s, int n, int i, const uint8_t *cards, int len);
 /* mirrors engine.common.fits_foundation: whether card may go onto foundation f now (an empty one takes
  * its base rank, of its suit if it keeps one; then in suit, one step in its direction) */
 int fc_fits_foundation(const fc_game *g, const fc_state *s, int f, int card);
+/* mirrors engine.common.gather: take up the piles order[0 .. n) into the stock (each pile from its
+ * bottom card with bottom_first, else from its top), under what the stock holds; the next pass begins */
+void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int bottom_first);
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 

@@ -60,3 +60,21 @@ int fc_fits_foundation(const fc_game *g, const fc_state *s, int f, int card) {
     }
     return fc_suit(top) == fc_suit(card) && fc_rank(card) == fc_rank(top) + g->fdir[f];
 }
+
+void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int bottom_first) {
+    uint8_t taken[FC_CARDS], stock[FC_CARDS];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        int i = order[k], len = fc_len(s, i);
+        const uint8_t *p = fc_pile(s, i);
+        for (int x = 0; x < len; x++) taken[m + x] = bottom_first ? p[x] : p[len - 1 - x];
+        m += len;
+        fc_set_pile(s, g->n, i, taken, 0);
+    }
+    int old = fc_len(s, g->stock);
+    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
+    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
+    fc_set_pile(s, g->n, g->stock, stock, m + old);
+    s->passes++;
+    s->rounds = 0;
+}

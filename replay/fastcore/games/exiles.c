@@ -227,20 +227,7 @@ static void deal_row(const fc_game *g, fc_state *s) {
 
 /* mirrors take_up_the_packets_in_order (ex-12: engine.common.gather, bottom first) */
 static void take_up(const fc_game *g, fc_state *s) {
-    uint8_t taken[FC_CARDS], stock[FC_CARDS];
-    int m = 0;
-    for (int k = 0; k < ngather(g); k++) {
-        int i = gathered(g, k), len = fc_len(s, i);
-        memcpy(taken + m, fc_pile(s, i), (size_t)len);
-        m += len;
-        fc_set_pile(s, g->n, i, taken, 0);
-    }
-    int old = fc_len(s, g->stock);
-    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
-    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
-    fc_set_pile(s, g->n, g->stock, stock, m + old);
-    s->passes++;
-    s->rounds = 0;
+    fc_gather(g, s, g->opt + O_PACKETS + np_(g) + 1, ngather(g), 1);
     s->vars[V_CHAIN] = NO_CHAIN;
 }
 

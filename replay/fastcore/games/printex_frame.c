@@ -134,22 +134,7 @@ static void deal(const fc_game *g, fc_state *s) {
 /* mirrors gather_in_dealing_order_without_shuffling (pf-19): engine.common.gather over
  * options["gather"], each pile bottom first or top first (gather-order) */
 static void gather(const fc_game *g, fc_state *s) {
-    uint8_t taken[FC_CARDS], stock[FC_CARDS];
-    int m = 0;
-    const int32_t *order = gather_order(g);
-    for (int k = 0; k < n_gather(g); k++) {
-        int i = order[k], len = fc_len(s, i);
-        const uint8_t *p = fc_pile(s, i);
-        for (int x = 0; x < len; x++) taken[m + x] = g->opt[O_BOTTOM_FIRST] ? p[x] : p[len - 1 - x];
-        m += len;
-        fc_set_pile(s, g->n, i, taken, 0);
-    }
-    int old = fc_len(s, g->stock);
-    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
-    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
-    fc_set_pile(s, g->n, g->stock, stock, m + old);
-    s->passes++;
-    s->rounds = 0;
+    fc_gather(g, s, gather_order(g), n_gather(g), g->opt[O_BOTTOM_FIRST]);
 }
 
 /* Table.push: the entry's performer, or the plain transfer of one card and then

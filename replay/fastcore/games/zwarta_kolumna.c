@@ -174,20 +174,7 @@ static void deal_round(const fc_game *g, fc_state *s) {
 
 /* mirrors gather_from_pile_1_to_pile_12 (zk-15: engine.common.gather) */
 static void gather(const fc_game *g, fc_state *s) {
-    uint8_t taken[FC_CARDS], stock[FC_CARDS];
-    int m = 0;
-    for (int k = 0; k < opt(g, O_NGATHER); k++) {
-        int i = opt(g, O_GATHER + k), len = fc_len(s, i);
-        const uint8_t *p = fc_pile(s, i);
-        for (int x = 0; x < len; x++) taken[m++] = opt(g, O_BOTTOM_FIRST) ? p[x] : p[len - 1 - x];
-        fc_set_pile(s, g->n, i, taken, 0);
-    }
-    int old = fc_len(s, g->stock);
-    for (int k = 0; k < m; k++) stock[k] = taken[m - 1 - k];  /* stock[:0] = reversed(new) */
-    memcpy(stock + m, fc_pile(s, g->stock), (size_t)old);
-    fc_set_pile(s, g->n, g->stock, stock, m + old);
-    s->passes++;
-    s->rounds = 0;
+    fc_gather(g, s, g->opt + O_GATHER, opt(g, O_NGATHER), opt(g, O_BOTTOM_FIRST));
 }
 
 /* Table.push: the entry's performer and its effects */
