@@ -17,6 +17,7 @@ from replay import fastcore
 from replay.engine.game import Game, Move, Table
 from replay.games import create
 from replay.games import exiles as EX
+from tests.fastcore_checks import moves_of, statistics_forms
 
 pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
@@ -26,20 +27,8 @@ CAP = 3000  # steps per walk, at most
 MAX_SEEN = (fastcore.VARS - 6) // 8  # the kernel's room for the chain's seen positions
 
 
-def _readings() -> list[dict[str, str]]:
-    """The default readings, then each other reading of each ruling alone."""
-    default = create(EX.ID).rulings
-    out: list[dict[str, str]] = [{}]
-    for name, readings in EX.RULINGS.items():
-        out += [{name: r} for r in readings if r != default[name]]
-    return out
-
-
-READINGS = _readings()
-
-
-def _moves(moves: list[Move]) -> list[tuple[str, int, int, int]]:
-    return [(m.type, m.src, m.dst, m.count) for m in moves]
+#: the statistics' readings: the defaults, then each other reading of each ruling alone
+READINGS = [rulings for _, rulings in statistics_forms(EX.ID)]
 
 
 def _engine_table(t: Table) -> tuple:
@@ -56,14 +45,6 @@ def _kernel_table(k: fastcore.Kernel, s: fastcore.FcState) -> tuple:
             (None if b[0] == 0xFF else b[0], int.from_bytes(b[1:5], "little"), b[5]))
 
 
-def _fresh_table(game: Game, seed: int) -> Table:
-    """A new table of the seeded deal, with a seen list of its own: Game.new_table copies the setup's
-    vars shallowly, so its '_seen' is the setup's list, which follow_the_chain appends to in place."""
-    t = game.new_table(game.deck_from_seed(seed))
-    t.vars["_seen"] = []
-    return t
-
-
 def _pick(rng: random.Random, t: Table, moves: list[Move], eager: bool) -> Move:
     if eager:
         home = [m for m in moves if m.type == "move" and t.game.roles[m.dst] == "foundation"
@@ -76,13 +57,13 @@ def _pick(rng: random.Random, t: Table, moves: list[Move], eager: bool) -> Move:
 def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Counter) -> None:
     """One random walk, holding the kernel to the engine at every step; ``seen`` counts what it met."""
     rng = random.Random(seed)
-    t = _fresh_table(game, seed)
+    t = game.new_table(game.deck_from_seed(seed))
     s = kern.state(t)
     assert s is not None
     spec = kern.spec
     for _ in range(CAP):
-        want = _moves(game.legal_moves(t))
-        got = _moves(kern.legal(s))
+        want = moves_of(game.legal_moves(t))
+        got = moves_of(kern.legal(s))
         assert got == want, f"seed {seed}: legal moves differ at ply {t.ply}"
         if not want:
             seen["won" if t.is_won() else "lost"] += 1
@@ -125,7 +106,7 @@ def test_the_comparisons_can_fail() -> None:
     """A wrong move list or a wrong table is seen: the kernel's own output, altered, differs."""
     game = create(EX.ID)
     kern = fastcore.Kernel(game)
-    t = _fresh_table(game, 3)
+    t = game.new_table(game.deck_from_seed(3))
     s = kern.state(t)
     assert s is not None
     t.push(Move("deal"))
@@ -134,16 +115,16 @@ def test_the_comparisons_can_fail() -> None:
     kern.apply(s, Move("deal"))  # one deal too many on the kernel's side
     assert _kernel_table(kern, s) != _engine_table(t)
     t.push(Move("deal"))
-    assert _moves(kern.legal(s)) == _moves(game.legal_moves(t))
-    assert _moves(kern.legal(s)[::-1]) != _moves(game.legal_moves(t)) or len(game.legal_moves(t)) < 2
-    assert _moves(kern.legal(s)[1:]) != _moves(game.legal_moves(t))
+    assert moves_of(kern.legal(s)) == moves_of(game.legal_moves(t))
+    assert moves_of(kern.legal(s)[::-1]) != moves_of(game.legal_moves(t)) or len(game.legal_moves(t)) < 2
+    assert moves_of(kern.legal(s)[1:]) != moves_of(game.legal_moves(t))
 
 
 def test_vars_are_encoded_only_without_seen_positions() -> None:
     game = create(EX.ID)
     spec: fastcore.FastCore = EX.SEARCH["fast_core"]
     assert fastcore.spec_of(game) is spec
-    t = _fresh_table(game, 1)
+    t = game.new_table(game.deck_from_seed(1))
     assert spec.vars(t) == bytes([0xFF, 0, 0, 0, 0, 0])
     assert EX._fast_vars_back(bytes([0xFF, 0, 0, 0, 0, 0])) == {"chain": None, "_seen": [], "reversed": 0}
     t.vars.update(chain="p5", reversed=2)

@@ -25,6 +25,7 @@ from replay.games import create
 from replay.games import printex_frame as pf
 from tests.fastcore_checks import (
     choose,
+    statistics_forms,
     compare_legal,
     compare_tables,
     the_comparisons_can_fail,
@@ -34,26 +35,11 @@ pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
 
 GAME = "printex-frame"
-FORMS = [
-    ((), {}),
-    (("any-pile-after-third-deal",), {}),
-    (("cztery-katy",), {}),
-    ((), {"frame": "square-16"}),
-    ((), {"frame": "square-20"}),
-    ((), {"frame": "square-20-ring"}),
-    ((), {"foundation-arrangement": "suit-columns"}),
-    ((), {"corner-refill": "every-card"}),
-    ((), {"deal-timing": "when-stuck"}),
-    ((), {"gather-order": "piles-top-first"}),
-    (("cztery-katy",), {"third-layout": "third-round"}),
-    (("cztery-katy",), {"build-suit": "any-suit"}),
-    (("any-pile-after-third-deal", "cztery-katy"), {}),  # not a statistics form: both variants at once
-]
+#: (variants, rulings): the statistics' forms, and both variants at once (not a statistics form)
+FORMS = statistics_forms(GAME) + [(("any-pile-after-third-deal", "cztery-katy"), {})]
 WALKS = 24
 STEPS = 2000
 PROGRESS = 0.3  # how often a walk tries a deal, a redeal or a card home first
-
-
 
 
 def _kind(game: Game, m: Move) -> str:
