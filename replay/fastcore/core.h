@@ -99,6 +99,11 @@ void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int b
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 
+/* ---- the search (search.c) ---- */
+/* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
+ * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
+int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf);
+
 /* ---- the kernels (kernels.c) ---- */
 const fc_kernel *fc_kernel_named(const char *name);
 

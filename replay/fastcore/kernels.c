@@ -50,17 +50,13 @@ int fc_is_lost(const char *name, const fc_game *g, const fc_state *s) {
     return k->lost ? (k->lost(g, s) != 0) : 0;
 }
 
-/* the kernel's frees (or, without one, the scan of its legal moves the search makes instead) */
+/* the search's question of the move order (fc_frees_a_card): the kernel's frees, or the scan of its
+ * legal moves the search makes without one */
 int fc_frees(const char *name, const fc_game *g, const fc_state *s, int src) {
     const fc_kernel *k = fc_kernel_named(name);
     if (!k) return -1;
-    if (k->frees) return k->frees(g, s, src) != 0;
-    fc_move out[FC_MAXMOVES];
-    int n = k->legal(g, s, out);
-    for (int i = 0; i < n; i++)
-        if (out[i].type == FC_MOVE && out[i].src == src && out[i].dst >= 0 && g->role[out[i].dst] == FC_FOUNDATION)
-            return 1;
-    return 0;
+    fc_move buf[FC_MAXMOVES];
+    return fc_frees_a_card(k, g, s, src, buf);
 }
 
 int fc_has_frees(const char *name) {

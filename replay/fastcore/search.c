@@ -189,10 +189,12 @@ static size_t make_key(const fc_game *g, const fc_profile *pr, const uint8_t *gr
 
 /* ------------------------------------------------------------------ ordering */
 
-static int frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *child, int src, fc_move *buf) {
-    if (!fc_len(child, src)) return 0;
-    if (k->frees) return k->frees(g, child, src) != 0;
-    int n = k->legal(g, child, buf);
+/* frees_a_card: whether some legal move of s takes the top card of src to a foundation (the kernel's
+ * own shortcut when it has one, else a scan of its legal moves; buf holds FC_MAXMOVES) */
+int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf) {
+    if (!fc_len(s, src)) return 0;
+    if (k->frees) return k->frees(g, s, src) != 0;
+    int n = k->legal(g, s, buf);
     for (int i = 0; i < n; i++)
         if (buf[i].type == FC_MOVE && buf[i].src == src && buf[i].dst >= 0 && g->role[buf[i].dst] == FC_FOUNDATION)
             return 1;
@@ -206,13 +208,13 @@ static int move_class(const fc_kernel *k, const fc_game *g, const fc_move *m, co
     if (m->dst >= 0 && g->role[m->dst] == FC_FOUNDATION) return srcrole == FC_FOUNDATION ? R_SHIFT : R_FOUNDATION;
     if (m->type == FC_FILL || m->type == FC_TUCK) return R_IMPOSED;
     if (m->src >= 0 && g->role[m->src] == FC_WASTE) return R_PRODUCTIVE;
-    if (m->src >= 0 && g->role[m->src] != FC_STOCK && frees_a_card(k, g, child, m->src, buf)) return R_PRODUCTIVE;
+    if (m->src >= 0 && g->role[m->src] != FC_STOCK && fc_frees_a_card(k, g, child, m->src, buf)) return R_PRODUCTIVE;
     return R_OTHER;
 }
 
 /* _reduce: drop a move into an empty member of an interchangeable group when an earlier empty member
  * of the same group took the same move (type, source, count) */
-static int reduce_moves(const fc_game *g, const fc_profile *pr, const int8_t *group_of, const fc_state *s,
+static int reduce_moves(const fc_profile *pr, const int8_t *group_of, const fc_state *s,
                         fc_move *mv, int n) {
     if (!pr->nsame_tableau && !pr->ngroups) return n;
     int out = 0;
@@ -230,7 +232,6 @@ static int reduce_moves(const fc_game *g, const fc_profile *pr, const int8_t *gr
         }
         if (keep) mv[out++] = m;
     }
-    (void)g;
     return out;
 }
 
@@ -270,7 +271,7 @@ static int order_frame(const fc_kernel *k, const fc_game *g, const fc_profile *p
                        dfs_stack *st, size_t d, fc_move *scratch, fc_move *buf, fc_state *tmp) {
     const fc_state *s = &st->states[d];
     int n = k->legal(g, s, scratch);
-    n = reduce_moves(g, pr, group_of, s, scratch, n);
+    n = reduce_moves(pr, group_of, s, scratch, n);
     if (!ensure_moves(st, (size_t)n + 1)) return 0;
     st->first[d] = (int)st->moves_used;
     st->next[d] = 0;

@@ -300,4 +300,4 @@ static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
     }
 }
 
-const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL};
+const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, NULL};
