@@ -137,19 +137,25 @@ def _load(path: Path) -> ctypes.CDLL | None:
 
 def spec_of(game: Game) -> FastCore | None:
     """The game's :class:`FastCore`, when its module declares one and the library carries its kernel."""
+    prepared = _prepared(game) if library() is not None else None
+    return prepared[0] if prepared is not None else None
+
+
+@lru_cache(maxsize=64)
+def _prepared(game: Game) -> tuple[FastCore, FcGame] | None:
+    """The game's :class:`FastCore` and its layout and options encoded, once per game instance (None
+    when the module declares no core, the library lacks its kernel, or the kernel refuses the form).
+    The encoded game is only read by the C search, never changed."""
     from replay.games.catalog import module
 
     spec = (getattr(module(game.id), "SEARCH", None) or {}).get("fast_core")
-    if spec is None:
-        return None
     lib = library()
-    if lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
+    if spec is None or lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
         return None
     try:
-        spec.options(game)
+        return spec, encode_game(game, spec)
     except NotImplementedError:  # a form the kernel does not (yet) mirror: the Python search takes it
         return None
-    return spec
 
 
 def encode_game(game: Game, spec: FastCore) -> FcGame:
@@ -278,7 +284,11 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
     lib = library()
     if lib is None:
         return None
+    prepared = _prepared(game)
+    if prepared is None or prepared[0] is not spec:
+        return None
     reasons: list[str] = []
+    errors: list[BaseException] = []
 
     def on_tick(nodes: int, best: int) -> int:
         try:
@@ -292,10 +302,9 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
             return 2
         return 0
 
-    errors: list[BaseException] = []
     cb = TICK(on_tick) if tick is not None else TICK()
     res = FcResult()
-    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(encode_game(game, spec)), ctypes.byref(profile),
+    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(prepared[1]), ctypes.byref(profile),
                       ctypes.byref(root), -1 if max_nodes is None else max_nodes, memory_bound(), cb,
                       ctypes.byref(res))
     if errors:
