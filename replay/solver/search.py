@@ -353,12 +353,9 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
                           best_home=root.cards_home(), proof=why)
     lost = profile.lost if profile.dead_ends and profile.dead_ends_at_nodes else None
     max_nodes = budget.nodes
-    deadline = start + budget.seconds if budget.seconds is not None else None
-    timed = deadline is not None or progress is not None or should_stop is not None
-    next_report = start + PROGRESS_EVERY
+    tick = _clock(start, budget.seconds, progress, should_stop)
     if fast:
-        found = _fast_search(game, root, profile, lost is not None, max_nodes, start, deadline, progress,
-                             should_stop)
+        found = _fast_search(game, root, profile, lost is not None, max_nodes, tick)
         if found is not None:
             if found.status == WON:
                 _check_won_line(table, found.line)
@@ -402,17 +399,10 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         if max_nodes is not None and nodes >= max_nodes:
             stopped = "nodes"
             break
-        if timed and nodes % CHECK_EVERY == 0:
-            now = time.perf_counter()
-            if deadline is not None and now > deadline:
-                stopped = "seconds"
+        if tick is not None and nodes % CHECK_EVERY == 0:
+            stopped = tick(nodes, best)
+            if stopped:
                 break
-            if should_stop is not None and should_stop():
-                stopped = "interrupted"
-                break
-            if progress is not None and now >= next_report:
-                progress(nodes, best, now - start)
-                next_report = now + PROGRESS_EVERY
         nodes += 1
         stack.append(_Frame(child, ordered_moves(game, child, profile)))
         line.append(m)
@@ -421,8 +411,33 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
                   pruned=pruned, best_line=best_line)
 
 
-def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_nodes: int | None, start: float,
-                 deadline: float | None, progress: Progress | None, should_stop: Callable[[], bool] | None) -> Any:
+def _clock(start: float, seconds: float | None, progress: Progress | None,
+           should_stop: Callable[[], bool] | None) -> Callable[[int, int], str | None] | None:
+    """What a search does every :data:`CHECK_EVERY` positions, as ``tick(nodes, best_home)``: the reason to
+    stop (``"seconds"`` past the deadline, ``"interrupted"`` when ``should_stop()``), else None after
+    reporting ``progress`` when it is due.  None when there is nothing to look at (no time budget, no
+    progress, no stop request).  The Python search and the C search (through a callback) ask the same."""
+    if seconds is None and progress is None and should_stop is None:
+        return None
+    deadline = start + seconds if seconds is not None else None
+    report = [start + PROGRESS_EVERY]
+
+    def tick(nodes: int, best: int) -> str | None:
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
+            return "seconds"
+        if should_stop is not None and should_stop():
+            return "interrupted"
+        if progress is not None and now >= report[0]:
+            progress(nodes, best, now - start)
+            report[0] = now + PROGRESS_EVERY
+        return None
+
+    return tick
+
+
+def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_nodes: int | None,
+                 tick: Callable[[int, int], str | None] | None) -> Any:
     """The C search of :mod:`replay.fastcore` from ``root``, or None when it cannot take this search (no
     kernel for the game, a state it cannot encode, a profile other than the game's own)."""
     from replay import fastcore
@@ -439,23 +454,9 @@ def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_
     state = fastcore.encode_table(root, spec)
     if state is None:
         return None
-    report = [start + PROGRESS_EVERY]
-
-    def tick(nodes: int, best: int) -> str | None:  # what the Python loop does every CHECK_EVERY positions
-        now = time.perf_counter()
-        if deadline is not None and now > deadline:
-            return "seconds"
-        if should_stop is not None and should_stop():
-            return "interrupted"
-        if progress is not None and now >= report[0]:
-            progress(nodes, best, now - start)
-            report[0] = now + PROGRESS_EVERY
-        return None
-
-    timed = deadline is not None or progress is not None or should_stop is not None
     cap = fastcore.encode_profile(game, profile.same_tableau, profile.same_foundations, profile.rounds_cap,
                                   profile.safe is not None, use_lost)
-    return fastcore.search(game, spec, state, cap, max_nodes, tick if timed else None)
+    return fastcore.search(game, spec, state, cap, max_nodes, tick)
 
 
 def _check_won_line(table: Table, line: list[Move]) -> None:
