@@ -39,6 +39,27 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def _special(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a directory (a link is
+    followed): a device, a FIFO or a socket would be replaced by a regular file by the atomic rename,
+    so no writer goes there, ``--force`` or not."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
 def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (),
                  force: bool = False, update: bool = False, flag: str = "--force",
                  make_parents: bool = False) -> Path:
@@ -55,6 +76,9 @@ def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.Path
             raise WriteRefused(f"refusing to overwrite {target}: it is an input of this command")
     if target.is_dir():
         raise WriteRefused(f"cannot write {target}: it is a directory")
+    kind = _special(target)
+    if kind:
+        raise WriteRefused(f"cannot write {target}: it is {kind}, not a regular file")
     parent = target.parent
     if not parent.is_dir():
         if not make_parents:
@@ -74,6 +98,9 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     file keeps the old one's permission bits (a new file gets the usual ``0666 & ~umask``).
     """
     target = Path(os.path.realpath(path))
+    kind = _special(target)
+    if kind:  # the rename would put a regular file in place of a device or a FIFO
+        raise OSError(f"{target} is {kind}, not a regular file")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = target.stat().st_mode & 0o7777

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -174,6 +175,41 @@ def test_check_target_policy(tmp_path):
     assert not (tmp_path / "no").exists()
     write_text(tmp_path / "mine" / "x.json", "ok", make_parents=True)
     assert (tmp_path / "mine" / "x.json").read_text() == "ok"
+
+
+def _special_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    """A FIFO, and a character device where this user may make one (``mknod c 1 3``, /dev/null's numbers)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = [(fifo, "a FIFO")]
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pass
+    else:
+        out.append((dev, "a device"))
+    return out
+
+
+def test_a_device_or_a_fifo_is_never_replaced_by_a_regular_file(tmp_path):
+    for path, kind in _special_files(tmp_path):
+        with pytest.raises(WriteRefused, match=f"it is {kind}, not a regular file"):
+            check_target(path, force=True)
+        with pytest.raises(OSError, match=f"is {kind}"):
+            atomic_write(path, b"x")  # the writer refuses too, whoever calls it
+        link = tmp_path / f"link-to-{path.name}"
+        link.symlink_to(path)
+        with pytest.raises(WriteRefused, match="not a regular file"):
+            check_target(link, force=True)
+        mode = os.stat(path).st_mode
+        assert not stat.S_ISREG(mode)
+
+
+def test_deal_with_force_onto_a_fifo_or_device_is_refused_in_one_line(tmp_path):
+    for path, kind in _special_files(tmp_path):
+        refused(run("deal", "exiles", "-s", "1", "-o", str(path), "--force"), str(path), kind)
+        assert not stat.S_ISREG(os.stat(path).st_mode)
 
 
 # --------------------------------------------------------------------------- the commands
