@@ -51,7 +51,10 @@ def version_line() -> str:
 
 def _show_version(value: bool) -> None:
     if value:
+        from replay.fastcore.build import status
+
         typer.echo(version_line())
+        typer.echo(status())
         raise typer.Exit(0)
 
 

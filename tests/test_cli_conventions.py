@@ -54,8 +54,22 @@ def test_version_names_the_version_the_distribution_and_the_commit():
     assert p.returncode == 0 and p.stderr == ""
     head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
-    assert re.fullmatch(rf"replay \d+\.\d+\.\d+\S* \({DISTRIBUTION}, commit {head}(-dirty)?\)\n", p.stdout), p.stdout
+    assert re.fullmatch(rf"replay \d+\.\d+\.\d+\S* \({DISTRIBUTION}, commit {head}(-dirty)?\)\n"
+                        r"solver: fast core \(C[^)]*\)\n", p.stdout), p.stdout
     assert run("-V").stdout == p.stdout
+
+
+def test_version_says_when_the_solver_has_no_fast_core(tmp_path):
+    """Without the C library and without a compiler to build it the solver searches in Python (35-90x
+    slower): --version says so, as it says when REPLAY_NO_FASTCORE turns the core off."""
+    p = subprocess.run([sys.executable, "-m", "replay", "--version"], capture_output=True, text=True,
+                       env={**os.environ, "REPLAY_NO_FASTCORE": "1"})
+    assert p.stdout.splitlines()[1] == "solver: Python search (REPLAY_NO_FASTCORE is set)", p.stdout
+    code = ("import replay.fastcore.build as b, pathlib; b.library_path = lambda root=b.HERE: pathlib.Path('/nonexistent.so');"
+            "b.compiler = lambda: None; print(b.status())")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stdout.strip() == ("solver: Python search (no fast core: it was not built, and there is no C compiler "
+                                "to build it)"), p.stdout + p.stderr
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "replay")

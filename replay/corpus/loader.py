@@ -70,14 +70,16 @@ def corpus_dir() -> Path:
 def cache_dir() -> Path | None:
     """Where parsed corpus files are kept between runs, or None when caching is off.
 
-    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise
-    ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay``.
+    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise the platform's user cache
+    directory (platformdirs): ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay`` on Linux,
+    ``~/Library/Caches/replay`` on macOS, ``%LOCALAPPDATA%\\replay\\Cache`` on Windows.
     """
     env = os.environ.get("REPLAY_CACHE_DIR")
     if env is not None:
         return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "replay"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("replay", appauthor=False))
 
 
 def _cached(raw: bytes) -> tuple[Path | None, Any, bytes]:

@@ -27,6 +27,12 @@ def _fail(message: str, code: int = 2) -> None:
     fail(message, code)
 
 
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
 def _command(*parts: object, **options: object) -> str:
     """The canonical command line of a run (recorded in the data it makes)."""
     words = ["replay", "stats"] + [str(p) for p in parts]
@@ -294,6 +300,12 @@ def register(app: typer.Typer) -> None:
             _fail(e.message)
         if seed + deals - 1 > 2**64 - 1:
             _fail("--seed: the seeds SEED … SEED+DEALS-1 must be below 2^64 (the shuffle's state has 64 bits)")
+        if page is None and (scheduler is not None or (workers or _cpus()) > 1):
+            from replay.solver.stats import dask_missing
+
+            hint = dask_missing()  # the `stats` extra: asked before the work, as the output path is
+            if hint:
+                _fail(hint)
         if page is not None:
             from replay.solver import table as T
 

@@ -160,9 +160,33 @@ def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | No
     return _run_on_dask(args, workers, scheduler, progress)
 
 
+class MissingExtra(OSError):
+    """An optional dependency this run needs is not installed (one line: what to install)."""
+
+
+#: what ``replay stats`` on more than one process needs, and how to get it
+DASK_HINT = ("replay stats on several processes or a cluster needs dask: pip install 'patience-replay[stats]' "
+             "(or give -j 1 to run in this process)")
+
+
+def dask_missing() -> str | None:
+    """The one-line hint when dask.distributed is not installed, else None (asked before a run starts)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("distributed") is not None and importlib.util.find_spec("dask") is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else DASK_HINT
+
+
 def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool]], workers: int,
                  scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
-    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order."""
+    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order.
+    Raises :class:`MissingExtra` when dask is not installed (the ``stats`` extra)."""
+    hint = dask_missing()
+    if hint:
+        raise MissingExtra(hint)
     from dask.distributed import Client, LocalCluster, as_completed
 
     if scheduler is not None:
@@ -260,6 +284,6 @@ def paired(reading: str, default: str) -> dict[str, Any]:
             "default_only": only2, "neither": neither, "method": "Newcombe hybrid score, paired (method 10)"}
 
 
-__all__ = ["wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
+__all__ = ["MissingExtra", "dask_missing", "wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
            "paired_mean", "game_of",
            "Z95", "CODE", "DECODE"]
