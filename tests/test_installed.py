@@ -92,6 +92,18 @@ def test_the_wheel_is_tagged_for_its_platform_not_for_one_python(wheel):
     assert platform == sc.get_platform().replace("-", "_").replace(".", "_"), wheel.name
 
 
+def test_the_wheel_carries_its_licences_and_says_them(wheel):
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert any(n.endswith(".dist-info/licenses/corpus/LICENSE") for n in names)
+    assert "License-Expression: MIT AND CC-BY-4.0" in meta.splitlines()
+    assert "Requires-Dist: distributed>=2024.1; extra == 'stats'" in meta.splitlines()
+
+
 @pytest.mark.parametrize("minor", ["11", "12", "13"])
 def test_the_wheel_installs_and_runs_on_every_python_here(tmp_path, wheel, minor):
     python = _python(minor)
