@@ -354,7 +354,8 @@ def register(app: typer.Typer) -> None:
             except ReplayError as e:
                 _fail(e.one_line(), 1)
             except OSError as e:
-                _fail(f"--scheduler {scheduler}: {e}")
+                _fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
+                      else f"cannot run the local cluster: {e}")
             if full is not None:
                 try:
                     data = T.merge(full, data)
@@ -392,7 +393,8 @@ def register(app: typer.Typer) -> None:
                 results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
                                 scheduler=scheduler)
         except OSError as e:
-            _fail(f"--scheduler {scheduler}: {e}" if scheduler else f"cannot run the local cluster: {e}")
+            _fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
+                  else f"cannot run the local cluster: {e}")
         summary = S.summarize(results)
         import datetime as dt
         import os

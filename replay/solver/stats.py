@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
+from replay.engine.errors import ReplayError
+
 #: two-sided 95% normal quantile
 Z95 = 1.959963984540054
 
@@ -160,6 +162,48 @@ def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | No
     return _run_on_dask(args, workers, scheduler, progress)
 
 
+class SchedulerError(OSError):
+    """A ``--scheduler`` address that is not one, that no dask scheduler answers at within
+    :data:`SCHEDULER_TIMEOUT`, or a scheduler lost during the run (one line)."""
+
+
+def check_scheduler(address: str, timeout: float | None = None) -> None:
+    """Make sure a dask scheduler answers at ``address`` before any work goes there: the address must
+    parse (``tcp://HOST:PORT``), the peer must finish dask's handshake and answer an ``identity`` request
+    as a scheduler, all within ``timeout`` seconds (default :data:`SCHEDULER_TIMEOUT`).  A peer that
+    accepts the connection and then says nothing (dask's own client waits for it forever) or answers in
+    another protocol is refused.  Raises :class:`SchedulerError`."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address
+
+    limit = SCHEDULER_TIMEOUT if timeout is None else timeout
+    try:
+        scheme, loc = parse_address(address.strip(), strict=True)
+        if not loc or ":" not in loc:
+            raise ValueError("no port")
+    except (ValueError, TypeError):
+        raise SchedulerError("not a scheduler address (give tcp://HOST:PORT)") from None
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=limit)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), limit))
+    except (asyncio.TimeoutError, TimeoutError):
+        raise SchedulerError(f"no dask scheduler answered within {limit:g} s") from None
+    except (Exception, MemoryError) as e:  # a peer in another protocol: its bytes read as a frame of any length
+        raise SchedulerError("what answers there is not a dask scheduler (it does not speak its protocol)") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise SchedulerError("what answers there is not a dask scheduler")
+
+
 class MissingExtra(OSError):
     """An optional dependency this run needs is not installed (one line: what to install)."""
 
@@ -190,6 +234,9 @@ def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, boo
     from dask.distributed import Client, LocalCluster, as_completed
 
     if scheduler is not None:
+        check_scheduler(scheduler)
+        # dask's client logs tracebacks when the scheduler goes away: what went wrong is said in one line
+        logging.disable(logging.CRITICAL)
         client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # OSError when it cannot be reached
         cluster = None
     else:
@@ -203,10 +250,18 @@ def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, boo
             if progress:
                 progress(size[done.key])
         results = client.gather(futures)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as e:  # the scheduler went away (the futures are cancelled) or the cluster broke
+        if scheduler is None or isinstance(e, ReplayError):
+            raise
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise SchedulerError(f"the scheduler was lost during the run ({why[:200]})") from None
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+        logging.disable(logging.NOTSET)
     return [r for batch in results for r in batch]
 
 
@@ -284,6 +339,6 @@ def paired(reading: str, default: str) -> dict[str, Any]:
             "default_only": only2, "neither": neither, "method": "Newcombe hybrid score, paired (method 10)"}
 
 
-__all__ = ["MissingExtra", "dask_missing", "wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
+__all__ = ["SchedulerError", "check_scheduler", "MissingExtra", "dask_missing", "wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
            "paired_mean", "game_of",
            "Z95", "CODE", "DECODE"]
