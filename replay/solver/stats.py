@@ -181,7 +181,7 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     limit = SCHEDULER_TIMEOUT if timeout is None else timeout
     try:
         scheme, loc = parse_address(address.strip(), strict=True)
-        if not loc or ":" not in loc:
+        if not loc or (scheme in ("tcp", "tls", "ws", "wss") and not loc.rpartition(":")[2].isdigit()):
             raise ValueError("no port")
     except (ValueError, TypeError):
         raise SchedulerError("not a scheduler address (give tcp://HOST:PORT)") from None
