@@ -16,6 +16,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from replay.log.names import printable_json
+
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
 VERDICTS = (VALID, ILLEGAL, MALFORMED, ERROR)
 
@@ -213,7 +215,7 @@ class JsonStream:
 
     def add_json(self, item: Any) -> None:
         """Write one element of ``logs`` (as ``json.dumps(document, indent=2)`` would place it)."""
-        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        body = printable_json(json.dumps(item, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
         self.write(("\n    " if self._first else ",\n    ") + body)
         self._first = False
 
@@ -222,7 +224,7 @@ class JsonStream:
         returns that exit code.  ``tally=False``: only ``extra`` follows the array."""
         tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code} if tally else {}
         tail.update(extra or {})
-        inner = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]
+        inner = printable_json(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]
         self.write(("\n  ]," if not self._first else "],") + inner + "\n}\n")
         return self.tally.exit_code
 
@@ -257,4 +259,4 @@ def json_document(reports: list[Report], extra: dict[str, Any] | None = None) ->
     }
     if extra:
         doc.update(extra)
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return printable_json(json.dumps(doc, ensure_ascii=False, indent=2))

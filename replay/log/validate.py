@@ -448,8 +448,10 @@ class Replay:
         import json
 
         assert self.log is not None
-        return json.dumps(self.log.moves[i].model_dump(by_alias=True, exclude_unset=True), ensure_ascii=False,
-                          separators=(", ", ": "))
+        from replay.log.names import printable_json
+
+        return printable_json(json.dumps(self.log.moves[i].model_dump(by_alias=True, exclude_unset=True),
+                                         ensure_ascii=False, separators=(", ", ": ")))
 
 
 def malformed(name: str, bad: Bad, replay: Replay | None = None, line: int | None = None,
