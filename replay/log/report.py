@@ -92,6 +92,9 @@ class Report:
     claimed: str | None = None  #: the log's result claim
     until: int | None = None  #: replay stopped after this many moves (--until)
     snapshots_omitted: int = 0  #: --lenient: violations past the cap whose table snapshot was not kept
+    details_omitted: int = 0  #: --lenient: violations kept without their quoted clause and table (the report's room)
+    cut_at: int | None = None  #: --lenient: the move (0-based) from which violations are only counted
+    omitted: int = 0  #: --lenient: violations from ``cut_at`` on, counted and not listed
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -168,12 +171,18 @@ def report_lines(report: Report) -> list[str]:
     out: list[str] = []
     for p in report.problems:
         out.extend(problem_lines(report, p))
-    if len(report.problems) > 1 and report.verdict == ILLEGAL:
+    if (len(report.problems) > 1 or report.omitted) and report.verdict == ILLEGAL:
         cut = ""
         if report.snapshots_omitted:
             cut = (f"; table snapshots kept for the first {len(report.problems) - report.snapshots_omitted} "
                    f"only, {report.snapshots_omitted} omitted")
-        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)}){cut}")
+        if report.details_omitted:
+            cut += f"; {report.details_omitted} without their clause and table"
+        if report.omitted:
+            cut += (f"; the report stops at move {report.cut_at} ($.moves[{report.cut_at}]): {report.omitted} more "
+                    f"violation{'s' if report.omitted != 1 else ''} counted, not listed (a report is kept within "
+                    "a few times the log's size)")
+        out.append(f"{report.file}: {len(report.problems) + report.omitted} problems ({summary_of(report)}){cut}")
     return out
 
 
