@@ -92,4 +92,4 @@ def create(game_id: str, variants: Iterable[str] = (), rulings: Mapping[str, str
     readings = resolve(defs, rulings)
     setup = mod.build(vset, readings, corpus or default_corpus())
     shown = {k: v for k, v in readings.items() if defs[k].applies(vset)}
-    return Game(game_id, vset, shown, setup)
+    return Game(game_id, vset, shown, setup, getattr(mod, "SEARCH", None))

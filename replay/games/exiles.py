@@ -23,9 +23,9 @@ from replay.engine import cards as C
 from replay.engine.common import (fits_foundation, foundation_accepts, gather, legal_to, moves_text, stock_empty,
                                   top_card_only)
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "exiles"
 VARIANTS: tuple[str, ...] = ()

@@ -18,9 +18,9 @@ from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import deal_round, fits_foundation, foundation_accepts, one_below_any_suit, one_below_in_suit
 from replay.engine.game import Game, Move, Reason, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "napoleons-square"
 VARIANTS: tuple[str, ...] = ()

@@ -21,9 +21,9 @@ from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundatio
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "printex-frame"
 VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
@@ -243,14 +243,14 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
 def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     """Lost when, in the third laying-out, some card can never reach a foundation.
 
-    The common proof (:func:`replay.solver.proofs.a_card_the_last_pass_cannot_free`, whose docstring
+    The common proof (:func:`replay.engine.proofs.a_card_the_last_pass_cannot_free`, whose docstring
     argues its soundness) told this game's facts: a card on a pile reaches the foundations its
     position gives (pf-8 to pf-12; all of them with the variant any-pile-after-third-deal, which
     frees every pile in this pass); a card of the stock may land anywhere (a moved corner is refilled
     from the deck, pf-13, pf-14), so it is taken to reach every foundation; cards are built on one
     another only in the cztery-katy variant (pf-22), one rank up or down (in suit, by ruling).
     """
-    from replay.solver.proofs import a_card_the_last_pass_cannot_free
+    from replay.engine.proofs import a_card_the_last_pass_cannot_free
 
     g = t.game
     if t.passes < PASSES:
