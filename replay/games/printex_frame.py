@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
+from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
@@ -185,9 +185,9 @@ def _third_round_dealt(t: Table) -> bool:
     return t.rounds >= 3
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
     """The table and rule book of one instance of the game."""
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["frame"])
+    spec = edition.layout(ID, readings["frame"])
     layout = Layout.from_spec(spec)
     corners = layout.corners()
     found = layout.foundations

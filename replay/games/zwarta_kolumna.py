@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_in_suit, other_moves_come_first, stock_empty,
                                   suit_neighbours, top_card_only)
+from replay.engine.edition import Edition
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
@@ -290,9 +290,9 @@ def rules_for_moves_to_the_foundations(variants: frozenset[str], readings: dict[
 
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
     """The table and rule book of one instance of the game."""
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["deal-order"])
+    spec = edition.layout(ID, readings["deal-order"])
     layout = Layout.from_spec(spec)
     corners = layout.corners()
     found = layout.foundations

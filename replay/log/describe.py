@@ -1,11 +1,18 @@
-"""Words for a violation: what the table held at the move, and the clause's sentence and translation."""
+"""Words for a violation: what the table held at the move, and the clause's sentence and translation.
+
+The clause texts come from an :class:`~replay.engine.edition.Edition` (plain data), not the corpus
+models: the words of a refusal need neither pydantic nor PyYAML.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
+
+if TYPE_CHECKING:
+    from replay.engine.edition import Edition
 
 PENDING = "(translation not yet written)"
 
@@ -50,24 +57,17 @@ def held(t: Table, m: Move) -> str:
     return "; ".join(parts)
 
 
-@lru_cache(maxsize=None)
-def clause_text(clause: str) -> tuple[str | None, str | None, str | None, str | None]:
-    """``(original, translation, verbatim, normalized)`` of a clause, from the corpus.
+def clause_text(clause: str, edition: Edition | None = None) -> tuple[str | None, str | None, str | None, str | None]:
+    """``(original, translation, verbatim, normalized)`` of a clause, from ``edition`` (None: the default).
 
     ``original`` is the diplomatic text (the verbatim source with the recorded corrections of
     OCR and spelling applied; equal to the verbatim where there are none).  A translation still
     to be written reads :data:`PENDING`.
     """
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
 
-    corpus = default_corpus()
-    c = corpus.clauses.get(clause)
+    c = (edition or default_edition()).clauses.get(clause)
     if c is None:
         return None, None, None, None
-    try:
-        original = corpus.diplomatic(clause)
-    except (KeyError, IndexError):
-        original = c.verbatim
     translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
-    return original, translation, c.verbatim, c.normalized
-
+    return c.original, translation, c.verbatim, c.normalized

@@ -51,9 +51,9 @@ def clause_url(base: str | None, cid: str) -> str | None:
     ``base`` may be relative (the site's own pages), a web address, or a ``file:`` URL of a site
     built on disk (``mkdocs build``), whose pages are then named with their ``index.html``.
     """
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
 
-    c = default_corpus().clauses.get(cid)
+    c = default_edition().clauses.get(cid)
     if base is None or c is None:
         return None
     page = "index.html" if base.startswith("file:") else ""  # a site on disk: no server to find index.html
