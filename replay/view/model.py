@@ -19,7 +19,7 @@ from typing import Any
 
 from replay.engine.game import Game, Move
 from replay.log.report import Problem, Report
-from replay.site.svg import SUIT_SYMBOL, card_text
+from replay.draw.svg import SUIT_SYMBOL, card_text
 
 _MOVE_PATH = re.compile(r"^\$\.moves\[(\d+)\]")
 

@@ -2,7 +2,7 @@
 
 :func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
 
-* the table, drawn by :func:`replay.site.svg.table_parts` at every step (each container's
+* the table, drawn by :func:`replay.draw.svg.table_parts` at every step (each container's
   SVG group is stored once in a JSON block; a step is the list of its groups, so the file
   stays small and the drawing is exactly the site's);
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from replay.site.svg import table_parts
+from replay.draw.svg import table_parts
 from replay.view.model import GameView, Step, comment_of, short_move
 
 #: the analysis statuses in words
