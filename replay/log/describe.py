@@ -6,8 +6,9 @@ models: the words of a refusal need neither pydantic nor PyYAML.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from replay.draw.svg import SUIT_SYMBOL, card_text
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
 
@@ -21,6 +22,23 @@ def comment_text(comment: str) -> str:
     """A move's comment as one quoted line, its line breaks and control characters made spaces (safe to print)."""
     text = "".join(ch if ch.isprintable() else " " for ch in comment)
     return "“" + " ".join(text.split()) + "”"
+
+
+def face_of(move: dict[str, Any]) -> str:
+    """The card a log entry names, as it is printed (`` Q♠``, with its leading space; empty when none)."""
+    card = move.get("card")
+    return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
+
+
+def short_move(move: dict[str, Any]) -> str:
+    """A log entry in a few characters: ``p6→K2 Q♠``, ``deal``, ``fill p3→p7 5♥ ×2``."""
+    t = move.get("type", "?")
+    if "from" not in move and "to" not in move:
+        return str(t)
+    face = face_of(move)
+    count = move.get("count", 1)
+    verb = "" if t == "move" else f"{t} "
+    return f"{verb}{move.get('from', '?')}→{move.get('to', '?')}{face}" + (f" ×{count}" if count != 1 else "")
 
 
 def _pile(t: Table, i: int) -> str:

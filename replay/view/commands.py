@@ -83,7 +83,7 @@ def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
 
     from pydantic import ValidationError
 
-    from replay.view.analyse import AnalysisDoc
+    from replay.solver.analyse import AnalysisDoc
 
     try:
         data = path.read_bytes()
@@ -195,7 +195,7 @@ def register(app: typer.Typer) -> None:
 
         from replay.engine.errors import ReplayError
         from replay.solver.table import progress_bar
-        from replay.view.analyse import analyse_bytes, text_lines
+        from replay.solver.analyse import analyse_bytes, text_lines
 
         budget = _budget(nodes, seconds)
         raw, name = _read(log)

@@ -24,7 +24,8 @@ from importlib import resources
 from typing import Any
 
 from replay.draw.svg import table_parts
-from replay.view.model import GameView, Step, comment_of, short_move
+from replay.log.describe import short_move
+from replay.view.model import GameView, Step, comment_of
 
 #: the analysis statuses in words
 STATUS_TEXT = {"won": "winnable", "unwinnable": "lost (unwinnable)", "unknown": "unknown within the budget"}
@@ -330,7 +331,7 @@ def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any
 
 def analysis_summary_html(analysis: dict[str, Any]) -> str:
     """The analysis in a sentence (HTML): where the game was lost, what the budget was."""
-    from replay.view.analyse import summary_sentence
+    from replay.solver.analyse import summary_sentence
 
     return html.escape(summary_sentence(analysis))
 
