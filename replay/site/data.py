@@ -21,10 +21,10 @@ from typing import Any
 from replay.corpus.loader import Corpus, load
 from replay.corpus.models import Clause
 from replay.engine import registry
+from replay.paths import ROOT
 from replay.trace.testindex import TestRef
 from replay.trace.testindex import tagged_tests as _tagged_tests
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: game pages, in the order of the texts
 GAMES_DIR = "games"

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from replay.log.commands import Format  # one --format text|json for every command
+from replay.cli.common import Format  # one --format text|json for every command
 
 
 def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:
