@@ -1,4 +1,4 @@
-"""Commands of this area (registered by replay.cli): ``replay solve`` and ``replay stats``.
+"""``replay solve`` and ``replay stats``: the solver and the win-rate tables on the command line.
 
 Heavy imports stay inside the command functions so that ``replay --help`` is fast.
 """
