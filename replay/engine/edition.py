@@ -112,7 +112,7 @@ class Edition:
     clauses: Mapping[str, ClauseText]
 
     def layout(self, game: str, reading: str | None = None) -> LayoutPlan:
-        """The first layout of ``game`` (in ID order) that ``reading`` selects (None: the first of the game)."""
+        """The first layout of ``game`` (in the corpus's order) that ``reading`` selects (None: the game's first)."""
         for plan in self.layouts.values():
             if plan.game == game and (reading is None or plan.reading == reading):
                 return plan
