@@ -75,7 +75,7 @@ CHILD = textwrap.dedent('''
         if setup.startswith("snapshot="):
             import pathlib
             import replay.trace.coverage as cov
-            import replay.trace.commands  # noqa: F401
+            import replay.cli.trace  # noqa: F401
             cov.SNAPSHOT = pathlib.Path(setup.split("=", 1)[1])
         from replay.cli import app
         io.open = pausing_open

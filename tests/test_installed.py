@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.testindex import FROM_INDEX, FROM_NOWHERE, FROM_TESTS, INDEX, clause_tests, index_json, read_index
+from replay.trace.testindex import FROM_INDEX, FROM_NOWHERE, FROM_TESTS, INDEX, clause_tests, index_json, read_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -167,7 +167,7 @@ def test_an_index_that_is_not_one_is_ignored(tmp_path):
 
 
 def test_with_neither_tests_nor_index_the_program_says_so(tmp_path, monkeypatch):
-    import replay.testindex as ti
+    import replay.trace.testindex as ti
 
     monkeypatch.setattr(ti, "INDEX", tmp_path / "none.json")
     monkeypatch.setattr(ti, "INSTALLED_INDEX", tmp_path / "none.json")

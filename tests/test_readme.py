@@ -22,7 +22,7 @@ def sections() -> tuple[str, str]:
 def test_commands_that_rewrite_committed_files_are_for_maintainers_only():
     users, maintainers = sections()
     for rewrites in ("coverage --update", "corpus lock", "corpus schema", "stats --table", "stats --page",
-                     "make_examples.py", "cli_docs"):
+                     "make_examples.py", "replay.cli.docs"):
         assert rewrites not in users, rewrites
         assert rewrites in maintainers, rewrites
     assert "about ten minutes on two cores" in maintainers  # what the statistics table costs, said where it is run

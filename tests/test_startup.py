@@ -5,8 +5,8 @@
 - A corpus file whose cached content has passed its model under the same code is built from the
   cache without validating it again (``model_construct``), and the result is the same corpus, to the
   types and the set fields; an edited cache entry or other code is validated again.
-- ``replay validate LOG`` with a warm cache builds no corpus schema and imports no YAML, rich or
-  multiprocessing.
+- ``replay validate LOG`` with a warm cache reads the cached edition: it imports no corpus model, no
+  YAML, rich or multiprocessing.
 """
 
 from __future__ import annotations
@@ -68,10 +68,13 @@ def test_help_lists_every_command_without_loading_the_corpus():
     assert v.stdout.startswith("replay ") and _report(v) is False
 
 
-def test_validate_with_a_warm_cache_builds_no_corpus_schema_and_imports_nothing_heavy(tmp_path):
-    report = ("{'heavy': [m for m in ('yaml', 'rich', 'multiprocessing', 'concurrent.futures') if m in sys.modules], "
-              "'built': sorted(n for n, m in vars(sys.modules['replay.corpus.models']).items() if isinstance(m, type) "
-              "and issubclass(m, sys.modules['pydantic'].BaseModel) and m.__pydantic_complete__)}")
+def test_validate_with_a_warm_cache_loads_no_corpus_model_and_imports_nothing_heavy(tmp_path):
+    """The first run loads the corpus (and validates it); a warm one reads the cached edition
+    (replay.corpus.edition): neither the corpus models nor the loader nor YAML are imported."""
+    report = ("{'heavy': [m for m in ('yaml', 'rich', 'multiprocessing', 'concurrent.futures', 'replay.corpus.models', "
+              "'replay.corpus.loader') if m in sys.modules], "
+              "'built': sorted(n for n, m in vars(sys.modules.get('replay.corpus.models', sys)).items() "
+              "if isinstance(m, type) and issubclass(m, sys.modules['pydantic'].BaseModel) and m.__pydantic_complete__)}")
     code = _run_cli(["validate", str(LOG)], report)
     cold = _python(code, tmp_path)
     assert "valid (zwarta-kolumna" in cold.stdout, cold.stderr

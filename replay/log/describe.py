@@ -1,11 +1,19 @@
-"""Words for a violation: what the table held at the move, and the clause's sentence and translation."""
+"""Words for a violation: what the table held at the move, and the clause's sentence and translation.
+
+The clause texts come from an :class:`~replay.engine.edition.Edition` (plain data), not the corpus
+models: the words of a refusal need neither pydantic nor PyYAML.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
+from replay.draw.svg import SUIT_SYMBOL, card_text
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
+
+if TYPE_CHECKING:
+    from replay.engine.edition import Edition
 
 PENDING = "(translation not yet written)"
 
@@ -14,6 +22,23 @@ def comment_text(comment: str) -> str:
     """A move's comment as one quoted line, its line breaks and control characters made spaces (safe to print)."""
     text = "".join(ch if ch.isprintable() else " " for ch in comment)
     return "“" + " ".join(text.split()) + "”"
+
+
+def face_of(move: dict[str, Any]) -> str:
+    """The card a log entry names, as it is printed (`` Q♠``, with its leading space; empty when none)."""
+    card = move.get("card")
+    return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
+
+
+def short_move(move: dict[str, Any]) -> str:
+    """A log entry in a few characters: ``p6→K2 Q♠``, ``deal``, ``fill p3→p7 5♥ ×2``."""
+    t = move.get("type", "?")
+    if "from" not in move and "to" not in move:
+        return str(t)
+    face = face_of(move)
+    count = move.get("count", 1)
+    verb = "" if t == "move" else f"{t} "
+    return f"{verb}{move.get('from', '?')}→{move.get('to', '?')}{face}" + (f" ×{count}" if count != 1 else "")
 
 
 def _pile(t: Table, i: int) -> str:
@@ -50,24 +75,17 @@ def held(t: Table, m: Move) -> str:
     return "; ".join(parts)
 
 
-@lru_cache(maxsize=None)
-def clause_text(clause: str) -> tuple[str | None, str | None, str | None, str | None]:
-    """``(original, translation, verbatim, normalized)`` of a clause, from the corpus.
+def clause_text(clause: str, edition: Edition | None = None) -> tuple[str | None, str | None, str | None, str | None]:
+    """``(original, translation, verbatim, normalized)`` of a clause, from ``edition`` (None: the default).
 
     ``original`` is the diplomatic text (the verbatim source with the recorded corrections of
     OCR and spelling applied; equal to the verbatim where there are none).  A translation still
     to be written reads :data:`PENDING`.
     """
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
 
-    corpus = default_corpus()
-    c = corpus.clauses.get(clause)
+    c = (edition or default_edition()).clauses.get(clause)
     if c is None:
         return None, None, None, None
-    try:
-        original = corpus.diplomatic(clause)
-    except (KeyError, IndexError):
-        original = c.verbatim
     translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
-    return original, translation, c.verbatim, c.normalized
-
+    return c.original, translation, c.verbatim, c.normalized

@@ -166,7 +166,7 @@ def profile_for(game: Game) -> Profile:
     sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
     when the position cannot be won; its docstring argues why it is sound) with
     ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root), and
-    ``fast_core`` (a :class:`replay.fastcore.FastCore`: the game's C kernel, used by :func:`solve`).
+    ``fast_core`` (a :class:`replay.engine.kernel.FastCore`: the game's C kernel, used by :func:`solve`).
     No ``SEARCH``: no reductions.
     """
     from replay.games.catalog import module
@@ -470,10 +470,10 @@ def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_
     from replay import fastcore
     from replay.games.catalog import module
 
-    spec = fastcore.spec_of(game)
-    if spec is None:
-        return None
     hints = getattr(module(game.id), "SEARCH", None) or {}
+    spec = hints.get("fast_core")  # the game's declaration, handed to the core
+    if spec is None or fastcore.spec_of(game, spec) is None:
+        return None
     if profile.safe is not None and profile.safe is not hints.get("safe_move"):
         return None  # the kernel mirrors the module's own safe move, not another
     if use_lost and profile.dead_ends != tuple(hints.get("dead_ends", ())):

@@ -312,6 +312,13 @@ def _home(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return {"mean_home": sum(vals) / len(vals), "max_home": max(vals)}
 
 
+def home(so: dict[str, Any], gr: dict[str, Any] | None) -> str:
+    """Mean cards on the foundations at the end: the solver's best position / the greedy player's last
+    (the words of the terminal table and of the statistics page)."""
+    parts = [f"{x['mean_home']:.1f}" if x and "mean_home" in x else "–" for x in (so, gr)]
+    return " / ".join(parts)
+
+
 def paired_mean(a: Sequence[float], b: Sequence[float], z: float = Z95) -> dict[str, Any]:
     """Mean of the per-deal differences ``a - b`` over the same deals, with a normal 95% interval."""
     n = min(len(a), len(b))

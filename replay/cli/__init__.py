@@ -1,8 +1,9 @@
-"""The command line: a thin Typer layer over the library.
+"""The command line: a thin Typer layer over the library, the top layer of the package.
 
-Each area registers its own commands (``register(app)`` in the modules of
-:data:`COMMAND_MODULES`); heavy imports stay inside the commands so that
-``replay --help`` is fast.
+Every command lives here, one module per group (:data:`COMMAND_MODULES`, each with its
+``register(app)``), with what they share in :mod:`replay.cli.common` (one-line errors,
+``--format``, reading one log); no other package imports Typer or this one.  Heavy imports stay
+inside the commands so that ``replay --help`` is fast.
 
 Exit codes: 0 success (every log valid, corpus sound); 1 something was rejected
 (an illegal or malformed log, a corpus problem); 2 usage or I/O error; ``solve`` adds
@@ -117,26 +118,17 @@ _conventional_help()
 
 #: modules that add commands to the app, in the order they appear in --help
 COMMAND_MODULES = (
-    "replay.games.commands",
-    "replay.log.commands",
-    "replay.play.commands",
-    "replay.corpus.commands",
-    "replay.solver.commands",
-    "replay.trace.commands",
-    "replay.view.commands",
+    "replay.cli.games",
+    "replay.cli.log",
+    "replay.cli.play",
+    "replay.cli.corpus",
+    "replay.cli.solver",
+    "replay.cli.trace",
+    "replay.cli.view",
 )
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print one line to stderr (white space folded: never two lines) and exit with ``code``.
-
-    Every command's one-line errors come here (the command modules call it at run time).
-    """
-    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(code)
 
 
 def _click_class(name: str) -> Any:

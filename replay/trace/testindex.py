@@ -362,10 +362,10 @@ def _callee(e: ast.expr) -> str | None:
 # ----------------------------------------------------------------------------- the shipped index
 
 #: the project root of a checkout (``tests/`` and ``data/`` beside ``replay/``)
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 #: the generated index, committed like ``data/coverage.json``; the wheel carries it as ``replay/_data/``
 INDEX = PROJECT / "data" / "testindex.json"
-INSTALLED_INDEX = Path(__file__).resolve().parent / "_data" / "testindex.json"
+INSTALLED_INDEX = Path(__file__).resolve().parents[1] / "_data" / "testindex.json"
 INDEX_FORMAT = "replay-testindex/1"
 
 

@@ -8,7 +8,7 @@ width or on rich's formatting, so the output is the same on every machine.
 
 Regenerate the committed file after changing a command::
 
-    .venv/bin/python -m replay.site.cli_docs
+    .venv/bin/python -m replay.cli.docs
 
 ``tests/test_site_cli.py`` fails when ``docs/cli.md`` is stale.
 """
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
+from replay.paths import ROOT
 from replay.site.text import esc
 
-ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "docs" / "cli.md"
-REGENERATE = ".venv/bin/python -m replay.site.cli_docs"
+REGENERATE = ".venv/bin/python -m replay.cli.docs"
 
 
 def _app_command() -> Any:
