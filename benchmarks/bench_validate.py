@@ -55,11 +55,11 @@ def many_violations(n: int) -> bytes:
 
 
 def lenient_rows(n: int, repeat: int) -> None:
-    from replay.log import validate
+    from replay.log import check as validate  # the replay of a parsed log, where the report's room is kept
 
     print()
     print(f"validate --lenient, one core, CPU time, best of {repeat} (every violation listed: the report's room,"
-          " validate.REPORT_SLACK, lifted):")
+          " replay.log.check.REPORT_SLACK, lifted):")
     per = []
     room = validate.REPORT_SLACK
     validate.REPORT_SLACK = 1 << 40
@@ -139,7 +139,7 @@ def interleaved(logs: list[bytes], repeat: int) -> tuple[float, float]:
 def phases(logs: list[bytes], repeat: int) -> tuple[dict[str, float], float]:
     """Time of each phase of the validation (same work as check_bytes, split up), and the time of
     carrying out the same moves unchecked with ``Table.push`` (not a phase: what any replay pays)."""
-    from replay.log import validate as V
+    from replay.log import check as V
 
     parsed = [GameLog.model_validate_json(b) for b in logs]
     inst = [V.instance(p.game, p.variants, p.rulings) for p in parsed]

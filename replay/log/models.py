@@ -10,7 +10,9 @@ Every model forbids unknown keys (``extra="forbid"``) and takes JSON types stric
 (``"count": 1.0`` or ``"count": true`` is not a count).  The moves are a union
 discriminated on ``type``.  The JSON Schema published in
 ``docs/schema/replay-log-1.schema.json`` is :func:`schema_text`; a test fails when
-they drift.  What each field means for each game is in ``docs/log-format.md``.
+they drift.  What each field means for each game is in ``docs/log-format.md``.  The limits and the
+fields of each move type are plain data in :mod:`replay.log.format`, which the readers without
+pydantic use; a test holds the models to them.
 """
 
 from __future__ import annotations
@@ -20,21 +22,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-FORMAT = "replay-log/1"
-
-#: a log file larger than this is refused before it is parsed
-MAX_BYTES = 5_000_000
-#: a log with more moves than this is refused
-MAX_MOVES = 100_000
-#: JSON nested deeper than this is refused (the limit of the JSON parser, pydantic-core's jiter)
-MAX_DEPTH = 200
-#: longest pile name, game, variant, ruling or reading name accepted
-MAX_NAME = 64
-#: longest comment on a move, in characters (a paragraph of a notebook; 100,000 moves with comments this long
-#: would pass :data:`MAX_BYTES`, which still bounds the whole file)
-MAX_COMMENT = 2000
-
-CARD_PATTERN = r"^[A2-9TJQK][SHDC]$"
+from replay.log.format import (CARD_PATTERN, FORMAT, MAX_BYTES, MAX_CARDS, MAX_COMMENT, MAX_DEPTH, MAX_MOVES,  # noqa: F401
+                               MAX_NAME)
 
 CardCode = Annotated[
     str,
@@ -94,7 +83,7 @@ class MoveCards(Commented):
         "actually moved."
     )
     count: int = Field(
-        1, ge=1, le=104, description="How many cards move together (only Napoleon's Square with the ruling "
+        1, ge=1, le=MAX_CARDS, description="How many cards move together (only Napoleon's Square with the ruling "
         "sequence-moves=whole-sequence moves more than one)."
     )
 
@@ -149,7 +138,7 @@ class GameLog(Strict):
         description="Ruling name -> reading; rulings not named take their default reading."
     )
     deck: list[CardCode] = Field(
-        max_length=104,
+        max_length=MAX_CARDS,
         description="The stock in dealing order, first card dealt first. Where the game takes the foundation "
         "cards out before dealing, the stock after they are taken out.",
     )
