@@ -10,7 +10,10 @@ rectangle whose top-left corner is at ``(MARGIN_X + col * PITCH_X, MARGIN_Y + ro
   down) and suit where the default arrangement fixes it, stock, waste and reserves,
   and dashed guides for each row and column of the grid.
 * :func:`table_svg` draws a position: the top card of every container, how many cards
-  it holds, and (optionally) the source and target of the move that led to it.
+  it holds, and (optionally) the source and target of the move that led to it.  Its sizes are
+  :data:`DEFAULT` (the site's and the viewer's drawing, scaled to fit its page) or, for the Play page,
+  :func:`fitted` to the width it is shown at: one unit a CSS pixel, no text under 12 px, cards at
+  least 48 px wide, a grid row wider than the screen wrapped onto the rows below it (:func:`fold`).
 
 The same input always gives the same bytes: numbers are formatted with fixed
 precision, dictionaries are walked in layout order, and nothing depends on time.
@@ -18,6 +21,8 @@ precision, dictionaries are walked in layout order, and nothing depends on time.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from html import escape
 from typing import Iterable, Mapping, Sequence
 
@@ -42,6 +47,77 @@ ROLE_STYLE = {
     "reserve": ("#eceff1", "#546e7a", "reserve"),
 }
 ROLE_ORDER = ("tableau", "foundation", "stock", "waste", "reserve")
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The sizes of a table drawing, in SVG units: the cards, the grid, the margins, each text's size and
+    place (offsets from a card's top-left corner)."""
+
+    card_w: float = CARD_W
+    card_h: float = CARD_H
+    pitch_x: float = PITCH_X
+    pitch_y: float = PITCH_Y
+    margin_x: float = MARGIN_X
+    margin_y: float = MARGIN_Y
+    pad_x: float = 24  #: right of the last column
+    pad_y: float = 22  #: below the last row
+    face: float = 22  #: the top card, in the middle
+    face_y: float = 50
+    corner: float = 10  #: the top card again, in the top-left corner
+    corner_x: float = 5
+    corner_y: float = 14
+    under: float = 8  #: the cards beneath it (0: not drawn)
+    under_y: float = 72
+    label: float = 10  #: the container's name (and count) under the card
+    label_y: float = CARD_H + 13
+    count: float = 12  #: the stock's count
+    note: float = 10  #: "empty"
+    stock_box: float = 20  #: height of the white box around the stock's count
+    count_inside: bool = False  #: the count in the card's bottom-right corner (the label: the name alone)
+    hit: bool = False  #: a transparent rectangle over the whole cell, the container's touch target
+
+
+#: the site's and the viewer's drawing
+DEFAULT = Metrics()
+
+#: the Play page's drawing: the smallest text, the narrowest and widest card, the space between cards (CSS px)
+SMALLEST_TEXT, NARROWEST, WIDEST, GAP, EDGE = 12, 48, 80, 6, 4
+
+
+def fitted(width: float, cols: Sequence[float]) -> tuple[Metrics, int | None]:
+    """The Play page's sizes for a table of columns ``cols`` shown ``width`` CSS pixels wide (one unit a pixel),
+    and the columns a grid row may span before it is wrapped (:func:`fold`; None: none is)."""
+    span = max(cols) - min(cols) + 1 if cols else 1
+    room = max(width - 2 * EDGE, NARROWEST + GAP)
+    across: int | None = None
+    if room / span - GAP < NARROWEST:
+        fits = max(1, int(room // (NARROWEST + GAP)))
+        span = across = math.ceil(span / math.ceil(span / fits))  # bands as even as they can be
+    w = max(NARROWEST, min(WIDEST, room / span - GAP))
+    h = round(w * CARD_H / CARD_W)
+    w = round(w)
+    face = max(16, min(28, round(w * 0.36)))
+    small = SMALLEST_TEXT if w < 72 else 13
+    return Metrics(card_w=w, card_h=h, pitch_x=w + GAP, pitch_y=h + small + 10 + GAP, margin_x=EDGE, margin_y=EDGE,
+                   pad_x=EDGE - GAP, pad_y=small + 10 - GAP + EDGE, face=face, face_y=round(h / 2 + face * 0.35),
+                   corner=small, corner_x=4, corner_y=small + 2, under=small if w >= 72 else 0,
+                   under_y=h - 8, label=small, label_y=h + small + 3, count=small + 2, note=small,
+                   stock_box=small + 10, count_inside=True, hit=True), across
+
+
+def fold(rows: Sequence[float], cols: Sequence[float], across: int | None) -> tuple[list[float], list[float]]:
+    """Grid positions with every grid row wider than ``across`` columns wrapped, in bands of ``across``
+    columns, onto new rows just below it (the rows under it move down to make room); unchanged when
+    ``across`` is None or every row fits."""
+    rows, cols = list(rows), list(cols)
+    if across is None or not cols or max(cols) - min(cols) < across:
+        return rows, cols
+    c0 = min(cols)
+    bands = {r: int((max(c for q, c in zip(rows, cols) if q == r) - c0) // across) + 1 for r in set(rows)}
+    below = {r: sum(n - 1 for q, n in bands.items() if q < r) for r in bands}
+    return ([r + below[r] + (c - c0) // across for r, c in zip(rows, cols)],
+            [c0 + (c - c0) % across for c in cols])
 
 
 def _n(x: float) -> str:
@@ -71,19 +147,20 @@ def card_text(code: str) -> tuple[str, str]:
 class Grid:
     """Geometry of one layout: where each pile is drawn and how big the picture is."""
 
-    def __init__(self, cells: Sequence[tuple[float, float]], extra_bottom: float = 0) -> None:
+    def __init__(self, cells: Sequence[tuple[float, float]], extra_bottom: float = 0, m: Metrics = DEFAULT) -> None:
         rows = [r for r, _ in cells] or [0.0]
         cols = [c for _, c in cells] or [0.0]
+        self.m = m
         self.min_row, self.min_col = min(rows), min(cols)
         self.max_row, self.max_col = max(rows), max(cols)
-        self.width = MARGIN_X + (self.max_col - self.min_col) * PITCH_X + CARD_W + 24
-        self.height = MARGIN_Y + (self.max_row - self.min_row) * PITCH_Y + CARD_H + 30 + extra_bottom
+        self.width = m.margin_x + (self.max_col - self.min_col) * m.pitch_x + m.card_w + m.pad_x
+        self.height = m.margin_y + (self.max_row - self.min_row) * m.pitch_y + m.card_h + m.pad_y + 8 + extra_bottom
 
     def x(self, col: float) -> float:
-        return MARGIN_X + (col - self.min_col) * PITCH_X
+        return self.m.margin_x + (col - self.min_col) * self.m.pitch_x
 
     def y(self, row: float) -> float:
-        return MARGIN_Y + (row - self.min_row) * PITCH_Y
+        return self.m.margin_y + (row - self.min_row) * self.m.pitch_y
 
 
 def _open(width: float, height: float, label: str, cls: str) -> list[str]:
@@ -116,13 +193,13 @@ def _guides(grid: Grid, rows: Iterable[float], cols: Iterable[float]) -> list[st
 
 
 def _card(x: float, y: float, role: str, *, stroke: str | None = None, width: float = 1.5,
-          dashed: bool = False) -> str:
+          dashed: bool = False, m: Metrics = DEFAULT) -> str:
     fill, default_stroke, _ = ROLE_STYLE[role]
     if role == "stock":
         fill = "url(#back)"
     dash = ' stroke-dasharray="5 3"' if dashed else ""
-    return (f'<rect x="{_n(x)}" y="{_n(y)}" width="{CARD_W}" height="{CARD_H}" rx="{RADIUS}" fill="{fill}" '
-            f'stroke="{stroke or default_stroke}" stroke-width="{_n(width)}"{dash}/>')
+    return (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(m.card_w)}" height="{_n(m.card_h)}" rx="{RADIUS}" '
+            f'fill="{fill}" stroke="{stroke or default_stroke}" stroke-width="{_n(width)}"{dash}/>')
 
 
 def layout_svg(spec: LayoutPlan, *, suits: Mapping[str, str] | None = None, title: str | None = None) -> str:
@@ -212,13 +289,15 @@ def table_svg(
     src: str | None = None,
     dst: str | None = None,
     label: str = "table",
+    metrics: Metrics = DEFAULT,
 ) -> str:
     """A position: each container's top card and card count; ``src``/``dst`` outlined.
 
-    ``piles`` maps container names to card codes, bottom first (the stock's next card last).
+    ``piles`` maps container names to card codes, bottom first (the stock's next card last);
+    ``metrics`` gives the sizes (:func:`fitted`: the Play page's; fold the rows and columns to match).
     """
     head, groups, tail = table_parts(names, roles, rows, cols, piles, foundation_suits=foundation_suits, src=src,
-                                     dst=dst, label=label)
+                                     dst=dst, label=label, metrics=metrics)
     return "\n".join([head, *groups, tail]) + "\n"
 
 
@@ -233,6 +312,7 @@ def table_parts(
     src: str | None = None,
     dst: str | None = None,
     label: str = "table",
+    metrics: Metrics = DEFAULT,
 ) -> tuple[str, list[str], str]:
     """The pieces of :func:`table_svg`: the opening (size, title, patterns), one ``<g>`` per container, the end.
 
@@ -240,16 +320,16 @@ def table_parts(
     depends only on its name, role, place, cards and suit, so equal groups are stored once.
     """
     foundation_suits = foundation_suits or {}
-    grid = Grid(list(zip(rows, cols)))
+    grid = Grid(list(zip(rows, cols)), m=metrics)
     head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table"))
     groups = [_pile_group(name, role, grid.x(col), grid.y(row), list(piles.get(name, ())),
-                          foundation_suits.get(name), name == src, name == dst)
+                          foundation_suits.get(name), name == src, name == dst, metrics)
               for name, role, row, col in zip(names, roles, rows, cols)]
     return head, groups, "</svg>"
 
 
 def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit: str | None, is_src: bool,
-                is_dst: bool) -> str:
+                is_dst: bool, m: Metrics = DEFAULT) -> str:
     """One container of :func:`table_svg` as an SVG group."""
     stroke, width = None, 1.5
     if is_src:
@@ -258,31 +338,41 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit
         stroke, width = "#1e88e5", 4.0
     cls = f"pile role-{role}" + (" src" if is_src else "") + (" dst" if is_dst else "")
     out = [f'<g class="{cls}" data-name="{escape(name)}">']
-    cx = x + CARD_W / 2
+    if m.hit:  # the whole cell answers a click or a touch, not the card alone
+        out.append(f'<rect class="hit" x="{_n(x - GAP / 2)}" y="{_n(y - GAP / 2)}" width="{_n(m.pitch_x)}" '
+                   f'height="{_n(m.pitch_y)}" fill="transparent"/>')
+    cx = x + m.card_w / 2
+    mid = y + m.card_h / 2
     if role == "stock":
         if cards:
-            out.append(_card(x, y, "stock", stroke=stroke, width=width))
-            out.append(f'<rect x="{_n(x + 8)}" y="{_n(y + CARD_H / 2 - 11)}" width="{CARD_W - 16}" '
-                       'height="20" rx="3" fill="#ffffff"/>')
-            out.append(_text(cx, y + CARD_H / 2 + 4, str(len(cards)), size=12, weight="bold", fill="#0d47a1"))
+            out.append(_card(x, y, "stock", stroke=stroke, width=width, m=m))
+            out.append(f'<rect x="{_n(x + 8)}" y="{_n(mid - m.stock_box / 2 - 1)}" width="{_n(m.card_w - 16)}" '
+                       f'height="{_n(m.stock_box)}" rx="3" fill="#ffffff"/>')
+            out.append(_text(cx, mid + m.count / 3, str(len(cards)), size=m.count, weight="bold", fill="#0d47a1"))
         else:
-            out.append(_card(x, y, "waste", stroke=stroke or "#90a4ae", width=width, dashed=True))
-            out.append(_text(cx, y + CARD_H / 2 + 4, "empty", size=10, fill="#90a4ae"))
+            out.append(_card(x, y, "waste", stroke=stroke or "#90a4ae", width=width, dashed=True, m=m))
+            out.append(_text(cx, mid + m.note * 0.4, "empty", size=m.note, fill="#90a4ae"))
     elif cards:
         fill_role = "foundation" if role == "foundation" else "tableau"
-        out.append(_card(x, y, fill_role, stroke=stroke, width=width))
+        out.append(_card(x, y, fill_role, stroke=stroke, width=width, m=m))
         face, colour = card_text(cards[-1])
-        out.append(_text(cx, y + 50, face, size=22, weight="bold", fill=colour, cls="card"))
-        out.append(_text(x + 5, y + 14, face, size=10, anchor="start", fill=colour))
-        if len(cards) > 1:
+        out.append(_text(cx, y + m.face_y, face, size=m.face, weight="bold", fill=colour, cls="card"))
+        out.append(_text(x + m.corner_x, y + m.corner_y, face, size=m.corner, anchor="start", fill=colour))
+        if len(cards) > 1 and m.under:
             under = " ".join(card_text(c)[0] for c in cards[-4:-1])
-            out.append(_text(cx, y + 72, under, size=8, fill="#607d8b"))
+            out.append(_text(cx, y + m.under_y, under, size=m.under, fill="#607d8b"))
     else:
         out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
-                         dashed=True))
+                         dashed=True, m=m))
         if role == "foundation" and suit:
-            out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20,
+            out.append(_text(cx, y + m.face_y, SUIT_SYMBOL[suit], size=m.face - 2,
                              fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
-    out.append(_text(cx, y + CARD_H + 13, f"{name} · {len(cards)}", size=10, fill="#455a64"))
+    if m.count_inside:
+        if cards and role != "stock":
+            out.append(_text(x + m.card_w - 4, y + m.card_h - 5, str(len(cards)), size=m.label, anchor="end",
+                             fill="#455a64", cls="count"))
+        out.append(_text(cx, y + m.label_y, name, size=m.label, fill="#455a64", cls="name"))
+    else:
+        out.append(_text(cx, y + m.label_y, f"{name} · {len(cards)}", size=m.label, fill="#455a64"))
     out.append("</g>")
     return "\n".join(out)
