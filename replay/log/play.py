@@ -13,7 +13,7 @@ from typing import Any, Iterable
 from replay.engine import cards as C
 from replay.engine.game import Game, Move, Table
 from replay.engine.layout import FOUNDATION
-from replay.log.models import FORMAT
+from replay.log.format import FORMAT
 
 
 def step_of(game: Game, m: Move, table: Table | None = None) -> dict[str, Any]:
@@ -31,6 +31,15 @@ def step_of(game: Game, m: Move, table: Table | None = None) -> dict[str, Any]:
     if m.count != 1:
         d["count"] = m.count
     return d
+
+
+#: the keys of a move in the order a log writes them (the comment last)
+STEP_ORDER = ("type", "from", "to", "card", "count", "comment")
+
+
+def in_order(step: dict[str, Any]) -> dict[str, Any]:
+    """A move's keys in the order the log format writes them (the comment last)."""
+    return {k: step[k] for k in STEP_ORDER if k in step}
 
 
 def new_log(game: Game, deck: list[int], moves: Iterable[dict[str, Any]] = (), result: str | None = None,

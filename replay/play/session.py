@@ -2,7 +2,9 @@
 
 The log (a dict, as :func:`replay.log.play.new_log` makes it) is the only state: a move typed is
 appended to a copy of it, the copy is judged by :func:`replay.log.validate.check_bytes` exactly as
-``replay validate`` would judge the file, and only a valid copy replaces the log.  A refusal is
+``replay validate`` would judge the file, and only a valid copy replaces the log.  (The browser's
+Play page reads the log with the plain reader instead, :mod:`replay.log.plain`, which needs no pydantic
+and gives the same verdicts: ``Session(..., reader=replay.log.plain)``.)  A refusal is
 ``validate``'s own text (the clause broken, quoted in the diplomatic text and in translation, what the
 table held).  The table shown is the log replayed (:func:`replay.log.validate.replay_to`).  After
 every change the log is handed to ``save``, with its ``result`` claim set to the truth.
@@ -16,13 +18,17 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable
 
 from replay.engine.game import Table
 from replay.log.play import dumps
-from replay.log.validate import Instance
+from replay.log.report import Report
 from replay.play.moves import Choice, choices, listing
 from replay.play.shortform import ShortFormError, parse_short
+
+if TYPE_CHECKING:
+    from replay.log.check import Instance
 
 HELP = """\
   N              play legal move number N of the list
@@ -47,13 +53,24 @@ class Reply:
 
 
 class Session:
-    """A log being written; ``save`` receives the log after every change."""
+    """A log being written; ``save`` receives the log after every change.
 
-    def __init__(self, name: str, log: dict[str, Any], inst: Instance, save: Callable[[dict[str, Any]], None]) -> None:
+    ``reader`` reads and judges the log: a module with ``parse`` and ``check_bytes``, by default
+    :mod:`replay.log.validate` (``replay validate``'s); :mod:`replay.log.plain` needs no pydantic.
+    """
+
+    def __init__(self, name: str, log: dict[str, Any], inst: Instance, save: Callable[[dict[str, Any]], None],
+                 reader: ModuleType | None = None) -> None:
+        if reader is None:
+            from replay.log import validate
+
+            reader = validate
         self.name = name
         self.log = {k: v for k, v in log.items() if k != "result"}
         self.inst = inst
         self.save = save
+        self.reader = reader
+        self.refusal: Report | None = None  #: the verdict on the last change refused (None once one is made)
         self.table = self._replayed(self.log)
         self.legal: list[Choice] = choices(self.table)
 
@@ -73,9 +90,9 @@ class Session:
         return out
 
     def _replayed(self, log: dict[str, Any]) -> Table:
-        from replay.log.validate import parse, replay_to
+        from replay.log.check import replay_to
 
-        _, table, _, _ = replay_to(parse(dumps(log).encode("utf-8")), None)
+        _, table, _, _ = replay_to(self.reader.parse(dumps(log).encode("utf-8")), None)
         return table
 
     def _commit(self, log: dict[str, Any]) -> None:
@@ -109,14 +126,15 @@ class Session:
     def _try(self, trial: dict[str, Any]) -> list[str]:
         """Take ``trial`` as the log if ``replay validate`` would find it valid, else return its refusal."""
         from replay.log.report import report_lines
-        from replay.log.validate import check_bytes
 
-        report = check_bytes(dumps(trial).encode("utf-8"), self.name)
+        report = self.reader.check_bytes(dumps(trial).encode("utf-8"), self.name)
         if not report.ok:
             report.file = "refused"  # the move is not in the file: no line and column in it to point at
             for p in report.problems:
                 p.line = p.column = None
+            self.refusal = report
             return report_lines(report)
+        self.refusal = None
         self._commit(trial)
         return []
 

@@ -1,0 +1,67 @@
+"""The rules site's Play page: the engine itself, run in the browser on Pyodide.
+
+:mod:`replay.web.bridge` is the Python the page's JavaScript calls (JSON text in, JSON text out): a
+game is the terminal's session (:class:`replay.play.session.Session`) reading its log with the plain
+reader (:mod:`replay.log.plain`), every move judged as ``replay validate`` judges it, and the table
+drawn by the site's own drawing code (:mod:`replay.draw.svg`).  The JavaScript draws what it is given,
+takes clicks and calls the bridge; it decides no rule.
+
+:data:`SHIPPED` is every module the page loads, and all it loads of ``replay``: the site build packs
+exactly these (:mod:`replay.site.play`), and ``tests/test_layers.py`` plays every game through the
+bridge with only these on the path and pydantic and PyYAML blocked.  :data:`NOT_REACHED` are the
+modules the shipped ones import only where the page never goes (the default corpus, which an
+installed edition replaces; ``replay validate``'s reader, which the plain one replaces).
+"""
+
+from __future__ import annotations
+
+SHIPPED = (
+    "replay",
+    "replay.corpus",
+    "replay.corpus.edition",
+    "replay.draw",
+    "replay.draw.svg",
+    "replay.engine",
+    "replay.engine.cards",
+    "replay.engine.common",
+    "replay.engine.edition",
+    "replay.engine.errors",
+    "replay.engine.game",
+    "replay.engine.kernel",
+    "replay.engine.layout",
+    "replay.engine.proofs",
+    "replay.engine.registry",
+    "replay.engine.rulings",
+    "replay.engine.shuffle",
+    "replay.games",
+    "replay.games.catalog",
+    "replay.games.exiles",
+    "replay.games.napoleons_square",
+    "replay.games.printex_frame",
+    "replay.games.zwarta_kolumna",
+    "replay.log",
+    "replay.log.check",
+    "replay.log.describe",
+    "replay.log.format",
+    "replay.log.locate",
+    "replay.log.names",
+    "replay.log.plain",
+    "replay.log.play",
+    "replay.log.report",
+    "replay.log.wording",
+    "replay.play",
+    "replay.play.moves",
+    "replay.play.session",
+    "replay.play.shortform",
+    "replay.web",
+    "replay.web.bridge",
+)
+
+#: imported by a shipped module only on a path the page never takes (see the module's docstring)
+NOT_REACHED = (
+    "replay.corpus.files",  # the default corpus's cache: an installed edition comes first
+    "replay.corpus.loader",  # the default corpus itself, on a cache miss
+    "replay.fsio",  # writing that cache
+    "replay.log.validate",  # the session's default reader; the page gives it the plain one
+    "replay.corpus.models",  # named for the type checker only, by replay.corpus.edition
+)

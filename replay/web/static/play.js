@@ -1,0 +1,443 @@
+/* The Play page (replay/site/play.py): the archive's own Python engine, run in the browser on Pyodide.
+ *
+ * This script loads the runtime (Pyodide, served by the site itself) with a progress bar, unpacks the
+ * archive's Python (replay.web.SHIPPED) into it, installs the corpus's edition, and then only draws what
+ * the Python answers and sends it what the player does: a click on a container and then on another, a
+ * number from the list, a typed line, deal, undo.  It decides no rule: every move goes to
+ * replay.web.bridge, which judges it with the engine as `replay validate` does.  Nothing is loaded from
+ * any other site.
+ */
+
+const box = document.querySelector(".replay-play");
+
+if (box) main(box);
+
+function main(box) {
+  const data = box.dataset;
+  const $ = (sel) => box.querySelector(sel);
+  const form = $(".rp-setup");
+  const loading = $(".rp-loading");
+  const bar = loading.querySelector("progress");
+  const barText = loading.querySelector("span");
+  const game = $(".rp-game");
+  const tableBox = $(".rp-table");
+  const errorBox = $(".rp-error");
+  const refusal = $(".rp-refusal");
+  const total = Number(data.bytes) || 1;
+  const storeKey = "replay-play:" + data.game;
+  let bridge = null;
+  let state = null;
+  let selected = null;
+  let lastWidth = 0;
+  let loaded = 0;
+
+  // ------------------------------------------------------------------ no WebAssembly: say so, stop
+
+  if (!hasWasm()) {
+    loading.hidden = true;
+    $(".rp-nowasm").hidden = false;
+    return;
+  }
+
+  preselect();
+  offerSaved();
+  load().then(() => {
+    loading.hidden = true;
+    for (const b of form.querySelectorAll("button")) b.disabled = false;
+    deal(seedFromForm());
+  }).catch((e) => {
+    loading.hidden = true;
+    fail("The rule engine could not be started: " + message(e));
+  });
+
+  // ------------------------------------------------------------------ loading, with its progress
+
+  function mb(n) { return (n / 1e6).toFixed(1) + " MB"; }
+
+  function progress(n) {
+    loaded += n;
+    bar.value = Math.min(loaded, total);
+    barText.textContent = "The Python runtime is loading: " + mb(Math.min(loaded, total)) + " of " + mb(total) +
+      " from this site (once)…";
+  }
+
+  function counted(response) {
+    if (!response.body || !response.ok) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream({
+      async pull(c) {
+        const { done, value } = await reader.read();
+        if (done) { c.close(); return; }
+        progress(value.byteLength);
+        c.enqueue(value);
+      },
+      cancel(why) { return reader.cancel(why); },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText,
+                                headers: response.headers });
+  }
+
+  async function fetchCounted(url) {
+    const r = counted(await fetch(url));
+    if (!r.ok) throw new Error(url + ": " + r.status + " " + r.statusText);
+    return r;
+  }
+
+  async function load() {
+    const runtime = new URL(data.runtime, location.href).href;
+    const realFetch = window.fetch;
+    // Pyodide fetches the WebAssembly, the standard library and its lock file: count them as they come
+    window.fetch = (input, init) => realFetch(input, init).then(counted);
+    try {
+      const [{ loadPyodide }, asm] = await Promise.all([
+        import(runtime + "pyodide.mjs"),
+        fetchCounted(runtime + "pyodide.asm.js").then((r) => r.blob()),
+      ]);
+      // the runtime's own script, already fetched (with its progress): Pyodide finds it and loads it once
+      const asmUrl = URL.createObjectURL(new Blob([asm], { type: "text/javascript" }));
+      await import(asmUrl);
+      URL.revokeObjectURL(asmUrl);
+      const own = Promise.all([fetchCounted(new URL(data.bundle, location.href)).then((r) => r.arrayBuffer()),
+                               fetchCounted(new URL(data.edition, location.href)).then((r) => r.text())]);
+      const pyodide = await loadPyodide({ indexURL: runtime, stdout: () => {}, stderr: (s) => console.warn(s) });
+      const [zip, edition] = await own;
+      pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/replay-web" });
+      pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/replay-web')");
+      bridge = pyodide.pyimport("replay.web.bridge");
+      bridge.start(edition);
+      bar.value = total;
+    } finally {
+      window.fetch = realFetch;
+    }
+  }
+
+  // ------------------------------------------------------------------ the choices
+
+  function preselect() {
+    const q = new URLSearchParams(location.search);
+    const variants = q.getAll("variant");
+    for (const box of form.querySelectorAll("input[name=variant]")) box.checked = variants.includes(box.value);
+    for (const item of q.getAll("ruling")) {
+      const at = item.indexOf("=");
+      const sel = form.querySelector(`select[data-ruling="${CSS.escape(item.slice(0, at))}"]`);
+      if (sel && [...sel.options].some((o) => o.value === item.slice(at + 1))) sel.value = item.slice(at + 1);
+    }
+    if (q.get("seed") !== null) form.seed.value = q.get("seed");
+  }
+
+  function choices() {
+    const variants = [...form.querySelectorAll("input[name=variant]:checked")].map((b) => b.value);
+    const rulings = {};
+    for (const sel of form.querySelectorAll("select[data-ruling]")) {
+      if (sel.value !== sel.dataset.default) rulings[sel.dataset.ruling] = sel.value;
+    }
+    return { game: data.game, variants, rulings };
+  }
+
+  function seedFromForm() {
+    const v = form.seed.value.trim();
+    return v === "" ? null : v;
+  }
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    deal(seedFromForm());
+  });
+  $(".rp-random").addEventListener("click", () => {
+    form.seed.value = "";
+    deal(null);
+  });
+  $(".rp-open").addEventListener("click", async () => {
+    const file = form.file.files[0];
+    const text = file ? await file.text() : form.log.value;
+    if (!text.trim()) { fail("Paste a log or open a file first."); return; }
+    answer(bridge.open_log(text, file ? file.name : "pasted.json", width()));
+    if (state && errorBox.hidden) form.closest("details").open = false;
+  });
+
+  function deal(seed) {
+    if (!bridge) return;
+    const before = state && state.log;
+    answer(bridge.new_game(JSON.stringify({ ...choices(), seed, width: width() })));
+    if (state) form.seed.value = state.seed;
+    if (state && state.log !== before) form.closest("details").open = false;
+  }
+
+  function offerSaved() {
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
+    if (!saved || !saved.log) return;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "rp-resume";
+    b.disabled = true;
+    b.textContent = "Resume your last game (" + saved.status + ")";
+    b.addEventListener("click", () => answer(bridge.open_log(saved.log, saved.name, width())));
+    form.querySelector(".rp-deal-row").appendChild(b);
+  }
+
+  // ------------------------------------------------------------------ calling the Python
+
+  function width() { return Math.floor(tableBox.clientWidth || box.clientWidth || 360); }
+
+  function answer(json) {
+    const s = JSON.parse(json);
+    errorBox.hidden = true;
+    if (!s.ok) {
+      fail(s.error.join("\n"), s.problem);
+      return;
+    }
+    const moved = !state || s.log !== state.log;
+    state = s;
+    selected = null;
+    game.hidden = false;
+    lastWidth = width();
+    render();
+    if (moved && s.made.length) {
+      try { localStorage.setItem(storeKey, JSON.stringify({ log: s.log, name: s.name, status: s.status })); }
+      catch (e) { /* private mode: nothing is kept */ }
+    }
+    const comment = $(".rp-comment input");
+    if (moved && s.reply && !s.reply.refused.length) comment.value = "";
+  }
+
+  function call(name, ...args) {
+    if (!bridge || !state) return;
+    try {
+      answer(bridge[name](...args));
+    } catch (e) {
+      fail("The rule engine failed: " + message(e));
+    }
+  }
+
+  function send(line) { call("send", line); }
+
+  function comment() { return $(".rp-comment input").value.trim(); }
+
+  // ------------------------------------------------------------------ drawing the answer
+
+  function render() {
+    const s = state;
+    const forms = s.variants.length ? s.variants.join(" + ") : "no variant";
+    const readings = Object.entries(s.rulings).map(([k, v]) => k + "=" + v).join(", ");
+    $(".rp-header").textContent = `${data.title} · ${forms} · seed ${s.seed ?? "?"} · ${s.status}` +
+      (readings ? ` · ${readings}` : "");
+    tableBox.innerHTML = s.svg;
+    wirePiles();
+    const verdict = $(".rp-verdict");
+    verdict.textContent = s.verdict;
+    verdict.className = "rp-verdict rp-" + s.outcome;
+    showReply(s.reply);
+    actions();
+    const legal = $(".rp-legal");
+    legal.replaceChildren(...s.legal.map((m) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.n = m.number;
+      b.textContent = m.number + ".  " + m.short;
+      b.addEventListener("click", () => call("pick", m.number, comment()));
+      li.appendChild(b);
+      return li;
+    }));
+    $(".rp-notnow").replaceChildren(...s.not_now.map((x) => {
+      const li = document.createElement("li");
+      li.append("no " + x.type + ": ", clauseLink(x.clause), ": " + x.reason);
+      return li;
+    }));
+    const made = $(".rp-made");
+    made.replaceChildren(...s.made.map((m) => {
+      const li = document.createElement("li");
+      li.textContent = m.short + (m.comment ? "  “" + m.comment + "”" : "");
+      return li;
+    }));
+    made.scrollTop = made.scrollHeight;
+  }
+
+  function clauseLink(cid, game) {
+    const a = document.createElement("a");
+    a.className = "rp-clause";
+    a.textContent = cid;
+    a.href = data.root + "games/" + (game || state.game) + "/#" + cid;
+    return a;
+  }
+
+  function showReply(reply) {
+    refusal.hidden = true;
+    refusal.replaceChildren();
+    const note = $(".rp-verdict");
+    if (!reply) return;
+    if (reply.out.length) note.textContent = reply.out.join(" ") + " · " + state.verdict;
+    if (!reply.refused.length) return;
+    refusal.hidden = false;
+    const p = reply.problem;
+    if (p && p.clause) {
+      const head = document.createElement("p");
+      head.className = "rp-breaks";
+      head.append("Refused: the move breaks ", clauseLink(p.clause, p.clause_game), ": " + p.message);
+      refusal.appendChild(head);
+      for (const [cls, label, text, lang] of [["rp-diplomatic", "The text", p.diplomatic, p.language],
+                                              ["rp-translation", "In English", p.translation, "en"]]) {
+        if (!text) continue;
+        const q = document.createElement("blockquote");
+        q.className = cls;
+        q.lang = lang || "";
+        const l = document.createElement("span");
+        l.className = "rp-layer";
+        l.textContent = label;
+        q.append(l, " “" + text + "”");
+        refusal.appendChild(q);
+      }
+    }
+    const pre = document.createElement("pre");
+    pre.className = "rp-validate";
+    pre.textContent = reply.refused.join("\n");
+    if (p && p.clause) {
+      const d = document.createElement("details");
+      const sum = document.createElement("summary");
+      sum.textContent = "As replay validate says it";
+      d.append(sum, pre);
+      refusal.appendChild(d);
+    } else {
+      refusal.appendChild(pre);
+    }
+  }
+
+  function actions() {
+    const bar = $(".rp-actions");
+    const buttons = [];
+    const add = (label, cls, fn, disabled) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = cls;
+      b.textContent = label;
+      b.disabled = !!disabled;
+      b.addEventListener("click", fn);
+      buttons.push(b);
+    };
+    for (const t of state.bare) add(t === "deal" ? "Deal" : t === "redeal" ? "Redeal" : t, "rp-" + t,
+                                    () => send(t + (comment() ? " # " + comment() : "")));
+    add("Undo", "rp-undo", () => send("undo"), !state.made.length);
+    add("Comment the last move", "rp-note", () => send("note " + comment()), !state.made.length);
+    add("Download the log", "rp-download", download);
+    add("New game", "rp-new", () => {
+      form.closest("details").open = true;
+      form.scrollIntoView({ behavior: "smooth" });
+    });
+    bar.replaceChildren(...buttons);
+  }
+
+  function download() {
+    const url = URL.createObjectURL(new Blob([state.log], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = state.name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  // ------------------------------------------------------------------ the table: a click, then another
+
+  function pileCount(name) {
+    return state.legal.filter((m) => m.from === name).length;
+  }
+
+  function wirePiles() {
+    for (const g of tableBox.querySelectorAll("g.pile[data-name]")) {
+      const name = g.dataset.name;
+      g.setAttribute("role", "button");
+      g.setAttribute("tabindex", "0");
+      const n = pileCount(name);
+      g.setAttribute("aria-label", name + (n ? ` (${n} legal move${n > 1 ? "s" : ""} from it)` : ""));
+      g.addEventListener("click", () => clicked(name));
+      g.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); clicked(name); }
+        if (ev.key === "Escape") { selected = null; mark(); }
+      });
+    }
+    mark();
+  }
+
+  function clicked(name) {
+    if (selected === null) {
+      selected = name;
+      mark();
+      return;
+    }
+    if (selected === name) {
+      selected = null;
+      mark();
+      return;
+    }
+    const src = selected;
+    selected = null;
+    call("between", src, name, comment());
+  }
+
+  function mark() {
+    const to = new Set(state.legal.filter((m) => m.from === selected).map((m) => m.to));
+    for (const g of tableBox.querySelectorAll("g.pile[data-name]")) {
+      g.classList.toggle("selected", g.dataset.name === selected);
+      g.classList.toggle("target", selected !== null && to.has(g.dataset.name));
+      g.setAttribute("aria-pressed", g.dataset.name === selected ? "true" : "false");
+    }
+    const hint = selected === null ? "" : `${selected} chosen: now click where it goes (or ${selected} again to let go)`;
+    tableBox.dataset.hint = hint;
+  }
+
+  $(".rp-line").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = ev.target.line;
+    const line = input.value.trim();
+    if (!line) return;
+    send(line);
+    if (state && !(state.reply && state.reply.refused.length)) input.value = "";
+  });
+
+  // ------------------------------------------------------------------ the table follows the page's width
+
+  if (window.ResizeObserver) {
+    let timer = 0;
+    new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (!state || !bridge || Math.abs(width() - lastWidth) < 8) return;
+        const keep = selected;
+        const reply = state.reply;
+        lastWidth = width();
+        const s = JSON.parse(bridge.view(lastWidth));
+        s.reply = reply;
+        state = s;
+        render();
+        selected = keep;
+        mark();
+      }, 150);
+    }).observe(tableBox);
+  }
+
+  // ------------------------------------------------------------------ problems
+
+  function fail(text, problem) {
+    errorBox.hidden = false;
+    errorBox.replaceChildren();
+    if (problem && problem.clause) {
+      errorBox.append("Refused: breaks ", clauseLink(problem.clause, problem.clause_game), ". ");
+    }
+    const pre = document.createElement("pre");
+    pre.textContent = text;
+    errorBox.appendChild(pre);
+  }
+
+  function message(e) { return (e && e.message) ? e.message.split("\n").slice(-3).join(" ") : String(e); }
+}
+
+function hasWasm() {
+  try {
+    return typeof WebAssembly === "object" &&
+      WebAssembly.validate(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
+  } catch (e) {
+    return false;
+  }
+}

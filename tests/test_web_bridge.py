@@ -1,0 +1,121 @@
+"""The Play page's Python (replay.web.bridge), under CPython: what the page's JavaScript gets back.
+
+A game is `replay play`'s session with the plain reader: the same legal moves, numbers, refusals and
+words as in the terminal (where the session reads with pydantic), the log `replay validate` accepts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from replay.log import plain
+from replay.log.play import new_log
+from replay.log.validate import check_bytes, instance
+from replay.play.session import Session
+from replay.web import bridge
+
+
+def call(fn: Any, *args: Any) -> dict[str, Any]:
+    return json.loads(fn(*args))
+
+
+@pytest.fixture
+def zk() -> dict[str, Any]:
+    return call(bridge.new_game, json.dumps({"game": "zwarta-kolumna", "seed": 7, "width": 390}))
+
+
+def test_a_new_game_is_the_deal_of_its_seed_with_every_ruling_written_out(zk: dict[str, Any]) -> None:
+    log = json.loads(zk["log"])
+    inst = instance("zwarta-kolumna", [], {})
+    assert log == new_log(inst.game, inst.game.deck_from_seed(7), result="unfinished",
+                          meta={"source": "the rules site's Play page --seed 7", "seed": 7})
+    assert set(log["rulings"]) == set(inst.game.rulings) and zk["seed"] == 7
+    assert zk["verdict"] == "no card can move; the rules allow: deal" and zk["bare"] == ["deal", "redeal"]
+    assert [(x["type"], x["clause"]) for x in zk["not_now"]] == [("redeal", "zk-15")]
+    assert zk["name"] == "zwarta-kolumna-seed-7.json" and 'class="hit"' in zk["svg"]
+
+
+def test_names_and_seeds_are_refused_in_the_commands_words() -> None:
+    bad = call(bridge.new_game, json.dumps({"game": "zwarta-kolumna", "variants": ["nope"], "seed": 1}))
+    assert not bad["ok"] and bad["error"][0].startswith("unknown variant 'nope' of zwarta-kolumna")
+    bad = call(bridge.new_game, json.dumps({"game": "exiles", "rulings": {"foundations": "nine"}, "seed": 1}))
+    assert bad["error"][0].startswith("unknown reading 'nine' of ruling 'foundations'")
+    assert call(bridge.new_game, json.dumps({"game": "exiles", "seed": 2**64}))["ok"] is False
+    assert call(bridge.new_game, json.dumps({"game": "exiles", "seed": "x"}))["ok"] is False
+    drawn = call(bridge.new_game, json.dumps({"game": "exiles", "seed": None}))
+    assert drawn["ok"] and json.loads(drawn["log"])["meta"]["seed"] == drawn["seed"]
+
+
+def test_a_refused_move_is_validates_refusal_with_its_clause(zk: dict[str, Any]) -> None:
+    s = call(bridge.pick, 1)
+    assert s["made"] == [{"n": 1, "short": "deal", "comment": None}]
+    s = call(bridge.between, "p2", "A1")
+    reply = s["reply"]
+    p = reply["problem"]
+    assert p["clause"] == "zk-5" and p["clause_game"] == "zwarta-kolumna" and p["language"] == "pl"
+    trial = json.loads(s["log"])
+    trial["moves"].append({"type": "move", "from": "p2", "to": "A1"})
+    trial.pop("result")
+    from replay.log.play import dumps
+
+    report = check_bytes(dumps(trial).encode())
+    assert report.first is not None and report.first.clause == "zk-5"
+    assert reply["refused"][1] == f"  breaks zk-5: {report.first.message}"
+    assert reply["refused"][2] == f"  diplomatic:  “{report.first.diplomatic}”"
+    assert len(s["made"]) == 1  # nothing changed
+
+
+def test_moves_comments_undo_and_the_log(zk: dict[str, Any]) -> None:
+    s = call(bridge.send, "deal # first round")
+    m = next(x for x in s["legal"] if x["from"])
+    s = call(bridge.between, m["from"], m["to"], "a comment")
+    assert [x["comment"] for x in s["made"]] == ["first round", "a comment"]
+    s = call(bridge.send, "note changed")
+    assert s["made"][-1]["comment"] == "changed" and s["reply"]["out"] == ["noted on move 1"]
+    s = call(bridge.send, "undo")
+    assert s["reply"]["out"] == ["undone: the log has 1 move"] and len(s["made"]) == 1
+    report = check_bytes(s["log"].encode())
+    assert report.ok and report.moves == 1
+    s = call(bridge.send, "p99 K1")
+    assert s["reply"]["refused"] and s["reply"]["problem"]["code"] == "unknown-pile"
+
+
+def test_a_log_is_continued_when_legal_and_refused_when_not(zk: dict[str, Any], tmp_path: Any) -> None:
+    s = call(bridge.send, "1")
+    s = call(bridge.send, "1")
+    text = s["log"]
+    again = call(bridge.open_log, text, "mine.json")
+    assert again["ok"] and again["made"] == s["made"] and again["seed"] == 7 and again["name"] == "mine.json"
+    log = json.loads(text)
+    log["moves"].append({"type": "move", "from": "p2", "to": "A1"})
+    log.pop("result")
+    refused = call(bridge.open_log, json.dumps(log), "bad.json")
+    assert not refused["ok"] and refused["problem"]["clause"] == "zk-5"
+    assert refused["error"][-1].endswith("continues only a legal log")
+    assert call(bridge.open_log, "{", "x.json")["error"][0].startswith("x.json:1:2: malformed: not valid JSON")
+
+
+def test_the_table_follows_the_width() -> None:
+    call(bridge.new_game, json.dumps({"game": "exiles", "seed": 3, "width": 1200}))
+    wide = call(bridge.view, 1200)["svg"]
+    narrow = call(bridge.view, 358)["svg"]
+    assert 'viewBox="0 0 ' in wide and float(narrow.split('width="')[1].split('"')[0]) <= 358
+    assert narrow.count('data-name="') == wide.count('data-name="') == 23
+
+
+def test_the_plain_reader_gives_the_terminal_sessions_answers() -> None:
+    """The same lines, typed into the session reading with pydantic and into one reading with the plain reader,
+    get the same answers and leave the same log."""
+    inst = instance("napoleons-square", [], {"sequence-moves": "whole-sequence"})
+    log = new_log(inst.game, inst.game.deck_from_seed(4))
+    a = Session("a.json", log, inst, lambda _: None)
+    b = Session("a.json", log, inst, lambda _: None, reader=plain)
+    for line in ["1", "2", "p1 p2", "3 # a note", "stock p1", "undo", "note again", "deal", "9999", "x y z w",
+                 "1", "redeal"]:
+        ra, rb = a.handle(line), b.handle(line)
+        assert (ra.out, ra.refused, ra.changed) == (rb.out, rb.refused, rb.changed), line
+        assert a.written() == b.written()
+        assert (a.refusal is None) == (b.refusal is None)
