@@ -18,7 +18,7 @@ from typing import Any
 from replay.corpus.edition import layout_plan
 from replay.draw.svg import layout_svg
 from replay.site import examples as ex
-from replay.site import games, reference, register
+from replay.site import games, play, reference, register
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.text import blocks_out
 
@@ -60,6 +60,8 @@ def generate(d: SiteData) -> Generated:
                 log.warning("replay site: the engine cannot set up %s for layout %s: %s", gid, spec.id, e)
                 suits = {}
             out.add(d.layout_asset(spec.id), layout_svg(layout_plan(spec), suits=suits))
+    for uri, content, in_nav in play.pages(d):
+        out.add(uri, content, in_nav=in_nav)
     out.add(AMBIGUITIES_PAGE, register.ambiguities_page(d))
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))
@@ -109,6 +111,7 @@ def navigation(d: SiteData, gen: Generated, docs_dir: Path, present: set[str]) -
     if have("index.md"):
         nav.append({"Home": "index.md"})
     nav.append({"Games": [{_title(d, g): d.game_page(g)} for g in d.game_order]})
+    nav.append({"Play": [{"Every game": play.INDEX}] + [{_title(d, g): play.play_page(g)} for g in d.game_order]})
     nav.append({"Ambiguity register": AMBIGUITIES_PAGE})
     nav.append({"Glossary": GLOSSARY_PAGE})
     nav.append({"Sources": SOURCES_PAGE})

@@ -20,6 +20,7 @@ from replay.corpus.models import Ambiguity, Clause, LayoutSpec, Passage, Witness
 from replay.engine.registry import Implementation
 from replay.site.data import SiteData
 from replay.site.links import Linker
+from replay.site.play import play_link, reading_link
 from replay.site.text import attr, doc_md, esc, indent, one_line
 
 LANG_NAMES = {"pl": "Polish", "ru": "Russian"}
@@ -307,7 +308,7 @@ def ambiguity_body(d: SiteData, a: Ambiguity, link: Linker) -> str:
         if not r.selectable:
             marks.append("*not selectable*")
         mark = f" ({', '.join(marks)})" if marks else ""
-        lines.append(f"- `{r.id}`{mark} — {link.prose(r.summary)}")
+        lines.append(f"- `{r.id}`{mark} — {link.prose(r.summary)}{reading_link(d, link, a, r.id)}")
         if r.detail:
             lines.append(f"    {link.prose(r.detail)}")
     lines += ["", f"**Why `{a.default}`:** {link.prose(a.reasons)}", ""]
@@ -391,7 +392,9 @@ def rulings_table(d: SiteData, gid: str, link: Linker) -> str:
     for a in ambs:
         readings = [r for r in a.readings if r.selectable]
         readings.sort(key=lambda r: r.id != a.default)
-        shown = ", ".join((f"**`{r.id}`**" if r.id == a.default else f"`{r.id}`") for r in readings)
+        shown = ", ".join((f"**`{r.id}`**" if r.id == a.default else f"`{r.id}`")
+                          + f" ([play]({play_link(link, gid, a.variants[:1], {a.ruling: r.id})} "
+                            f"\"play under this reading\"))" for r in readings if a.ruling)
         scope = ", ".join(f"`{v}`" for v in a.variants) or "every form"
         rows.append(f"| `{a.ruling}` | {shown} | [{a.id}]({link.ambiguity(a.id)}) {esc(a.title)} | {scope} |")
     return "\n".join(rows) + "\n"

@@ -178,7 +178,9 @@ function main(box) {
 
   // ------------------------------------------------------------------ calling the Python
 
-  function width() { return Math.floor(tableBox.clientWidth || box.clientWidth || 360); }
+  // the width the table is drawn at: its box's, less a little (the drawing is never scaled down, so its
+  // text stays the size the Python gave it)
+  function width() { return Math.max(160, Math.floor(tableBox.clientWidth || box.clientWidth || 360) - 2); }
 
   function answer(json) {
     const s = JSON.parse(json);
@@ -403,7 +405,10 @@ function main(box) {
     new ResizeObserver(() => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        if (!state || !bridge || Math.abs(width() - lastWidth) < 8) return;
+        if (!state || !bridge) return;
+        const svg = tableBox.querySelector("svg");
+        const drawn = svg ? Number(svg.getAttribute("width")) : 0;
+        if (drawn <= width() && Math.abs(width() - lastWidth) < 8) return;  // it fits, and little changed
         const keep = selected;
         const reply = state.reply;
         lastWidth = width();
