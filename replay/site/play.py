@@ -180,7 +180,8 @@ def _needs(d: SiteData, a: Assets, gid: str, here: str) -> list[str]:
     return [
         "## What the page needs and loads", "",
         "A browser with WebAssembly (every current browser has it) and JavaScript. The first game loads "
-        f"**{_mb(a.total)}** from this site, and nothing from any other: the Python runtime, "
+        f"**{_mb(a.total)}** from this site besides the page and the site's theme, and nothing from any other "
+        "site: the Python runtime, "
         f"[Pyodide](https://pyodide.org/) {a.version} ({_mb(a.runtime_bytes)}, {a.license}, from the npm "
         f"registry at a pinned version whose hash the site build checks), and the archive's own engine, "
         f"rules and texts ({_kb(a.own_bytes)}). Only the Play pages load it. Once it is loaded the page needs "

@@ -45,6 +45,7 @@ function main(box) {
     loading.hidden = true;
     for (const b of form.querySelectorAll("button")) b.disabled = false;
     deal(seedFromForm());
+    performance.mark("replay-play:first-list");
   }).catch((e) => {
     loading.hidden = true;
     fail("The rule engine could not be started: " + message(e));
@@ -100,11 +101,13 @@ function main(box) {
       const own = Promise.all([fetchCounted(new URL(data.bundle, location.href)).then((r) => r.arrayBuffer()),
                                fetchCounted(new URL(data.edition, location.href)).then((r) => r.text())]);
       const pyodide = await loadPyodide({ indexURL: runtime, stdout: () => {}, stderr: (s) => console.warn(s) });
+      performance.mark("replay-play:runtime");  // the benchmark reads these (benchmarks/bench_play_page.py)
       const [zip, edition] = await own;
       pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/replay-web" });
       pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/replay-web')");
       bridge = pyodide.pyimport("replay.web.bridge");
       bridge.start(edition);
+      performance.mark("replay-play:engine");
       bar.value = total;
     } finally {
       window.fetch = realFetch;
