@@ -220,9 +220,8 @@ def test_mutated_logs_get_verdicts_that_agree_with_the_engine(data):
     assert_agrees_with_the_engine(raw, report, start)
 
 
-@settings(FUZZ, max_examples=600)
-@given(st.data())
-def test_bytes_and_json_garbage_never_escape(data):
+def garbage(data: Any) -> bytes:
+    """A base log's bytes truncated, flipped, wrapped or with bytes inserted; or random bytes or JSON."""
     i = data.draw(st.integers(0, len(BASES) - 1), label="base")
     raw = dumps(base(i)).encode()
     how = data.draw(st.sampled_from(["truncate", "flip", "insert", "garbage", "wrap", "json"]))
@@ -241,6 +240,13 @@ def test_bytes_and_json_garbage_never_escape(data):
         raw = b"[" * depth + raw + b"]" * depth
     else:
         raw = json.dumps(data.draw(json_values)).encode()
+    return raw
+
+
+@settings(FUZZ, max_examples=600)
+@given(st.data())
+def test_bytes_and_json_garbage_never_escape(data):
+    raw = garbage(data)
     report = check_bytes(raw, "garbage.json")
     assert report.verdict in (VALID, ILLEGAL, MALFORMED), report.problems
     if report.verdict == MALFORMED:

@@ -20,7 +20,7 @@ from replay.log import format as F
 from replay.log import plain, validate
 from replay.log.models import MOVE_MODELS, GameLog, Meta
 from replay.log.play import dumps
-from tests.test_log_fuzz import BASES, FUZZ, base, json_values, mutate
+from tests.test_log_fuzz import BASES, FUZZ, base, garbage, mutate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.json"))
@@ -86,21 +86,5 @@ def test_mutated_logs_get_the_same_report(data: Any) -> None:
 @settings(FUZZ, max_examples=500)
 @given(st.data())
 def test_bytes_and_json_garbage_get_the_same_report(data: Any) -> None:
-    raw = dumps(base(data.draw(st.integers(0, len(BASES) - 1), label="base"))).encode()
-    how = data.draw(st.sampled_from(["truncate", "flip", "insert", "garbage", "wrap", "json"]))
-    if how == "truncate":
-        raw = raw[: data.draw(st.integers(0, len(raw)))]
-    elif how == "flip":
-        k = data.draw(st.integers(0, len(raw) - 1))
-        raw = raw[:k] + bytes([data.draw(st.integers(0, 255))]) + raw[k + 1:]
-    elif how == "insert":
-        k = data.draw(st.integers(0, len(raw)))
-        raw = raw[:k] + data.draw(st.binary(min_size=1, max_size=8)) + raw[k:]
-    elif how == "garbage":
-        raw = data.draw(st.binary(max_size=200))
-    elif how == "wrap":
-        depth = data.draw(st.integers(1, 400))
-        raw = b"[" * depth + raw + b"]" * depth
-    else:
-        raw = json.dumps(data.draw(json_values)).encode()
+    raw = garbage(data)
     assert_same(raw)
