@@ -162,8 +162,10 @@ function main(box) {
     if (!bridge) return;
     const before = state && state.log;
     answer(bridge.new_game(JSON.stringify({ ...choices(), seed, width: width() })));
-    if (state) form.seed.value = state.seed;
-    if (state && state.log !== before) form.closest("details").open = false;
+    if (state && state.log !== before) {  // dealt (else the words of the refusal are shown)
+      form.seed.value = state.seed;
+      form.closest("details").open = false;
+    }
   }
 
   function offerSaved() {
