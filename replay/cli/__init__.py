@@ -15,12 +15,9 @@ Exit codes: 0 success (every log valid, corpus sound); 1 something was rejected
 
 from __future__ import annotations
 
-#: the name of the distribution on the package index (the import package and the command are ``replay``)
-DISTRIBUTION = "patience-replay"
-#: exit code after standard output was closed by its reader (128 + SIGPIPE, as the shell reports it)
-BROKEN_PIPE = 141
-#: exit code after Ctrl-C (128 + SIGINT, as the shell reports it)
-INTERRUPTED = 130
+from replay.cli.names import BROKEN_PIPE, DISTRIBUTION, INTERRUPTED
+
+__all__ = ["main", "DISTRIBUTION", "BROKEN_PIPE", "INTERRUPTED"]
 
 
 def main() -> None:
@@ -48,7 +45,7 @@ def _interrupted() -> None:
 
 def __getattr__(name: str) -> object:
     """``app``, ``version_line`` and the rest of :mod:`replay.cli.root`, imported when first asked for."""
-    if name.startswith("__") or name == "root":
+    if name.startswith("__") or name in ("root", "names"):
         raise AttributeError(name)
     import importlib
 

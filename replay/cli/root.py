@@ -12,13 +12,15 @@ from typing import Any, Optional
 
 import typer
 
-from replay.cli import BROKEN_PIPE, DISTRIBUTION
+from replay import settings
+from replay.cli.names import BROKEN_PIPE, DISTRIBUTION
 
 app = typer.Typer(
     name="replay",
     help="Digitized-rules archive and replay tool for old patience rule texts.",
+    epilog=settings.epilog(),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -54,6 +56,12 @@ def _root(
                                            help="Print the version and the commit, and exit."),
 ) -> None:
     """Digitized-rules archive and replay tool for old patience rule texts."""
+    try:
+        settings.check_all()  # before any command: a value that cannot be read is one line, not ignored
+    except settings.SettingError as e:
+        from replay.cli.common import fail
+
+        fail(str(e))
 
 
 def _conventional_help() -> None:
