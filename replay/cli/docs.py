@@ -29,7 +29,7 @@ REGENERATE = ".venv/bin/python -m replay.cli.docs"
 def _app_command() -> Any:
     import typer
 
-    from replay.cli import app
+    from replay.cli.root import app
 
     return typer.main.get_command(app)
 
