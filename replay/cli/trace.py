@@ -159,17 +159,18 @@ def coverage_command(
     report = coverage_report()
     _tests_note()
     if update:
-        from replay.fsio import WriteRefused, write_text
-        from replay.trace.testindex import FROM_TESTS, INDEX, clause_tests, index_json
+        from replay.fsio import WriteRefused, write_texts
+        from replay.trace import testindex
+        from replay.trace.testindex import FROM_TESTS, clause_tests, index_json
         from replay.trace.core import ROOT
 
         if clause_tests(ROOT)[1] != FROM_TESTS:
             typer.echo("replay: --update needs a checkout with its tests/ (the snapshots are made from them)",
                        err=True)
             raise typer.Exit(2)
-        try:  # updating the snapshots is the purpose of --update: written atomically, no --force needed
-            write_text(SNAPSHOT, report_json(report), update=True, make_parents=True)
-            write_text(INDEX, index_json(ROOT), update=True, make_parents=True)
+        try:  # updating the snapshots is the purpose of --update: written together, no --force needed
+            write_texts([(SNAPSHOT, report_json(report)), (testindex.INDEX, index_json(ROOT))], update=True,
+                        make_parents=True)
         except WriteRefused as e:
             typer.echo(f"replay: {e.message}", err=True)
             raise typer.Exit(2) from None
