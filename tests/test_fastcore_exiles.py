@@ -17,7 +17,7 @@ from replay import fastcore
 from replay.engine.game import Game, Move, Table
 from replay.games import create
 from replay.games import exiles as EX
-from tests.fastcore_checks import moves_of, statistics_forms
+from tests.fastcore_checks import moves_of, statistics_forms, won_examples_have_no_move
 
 pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
@@ -131,3 +131,9 @@ def test_vars_are_encoded_only_without_seen_positions() -> None:
     assert spec.vars(t) == bytes([4, 2, 0, 0, 0, 0])
     t.vars["_seen"] = [hash(())]
     assert spec.vars(t) is None and fastcore.Kernel(game).state(t) is None  # the search runs in Python there
+
+
+@pytest.mark.clause("ex-12")
+def test_a_won_table_has_no_move_in_the_kernel_either() -> None:
+    assert won_examples_have_no_move("exiles")
+

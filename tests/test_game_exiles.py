@@ -400,6 +400,17 @@ def test_the_second_deal_only_when_the_pack_is_out_and_once_unless_two_redeals()
     assert cited(quiet(two, {"p1": ["8D"]}, passes=3), mv(two, "redeal")) == "ex-12"
 
 
+@clause("ex-12")
+def test_no_second_deal_once_the_patience_has_come_out():
+    """"раскладываютъ, если необходимо, вторично": a won game is not dealt again (it has no move left)."""
+    g = create("exiles")
+    won = quiet(g, foundations={n: run(top, 13, +1 if n.startswith("A") else -1)
+                                for n, top in (("A1", "AS"), ("A2", "AH"), ("A3", "AD"), ("A4", "AC"),
+                                               ("K1", "KS"), ("K2", "KH"), ("K3", "KD"), ("K4", "KC"))})
+    assert won.is_won() and won.passes == 1
+    assert cited(won, mv(g, "redeal")) == "ex-12" and won.legal_moves() == [] and won.outcome() == "won"
+
+
 # ----------------------------------------------------------------------------- ex-13
 
 

@@ -20,8 +20,8 @@ from typing import Any, Iterator
 
 from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import (fits_foundation, foundation_accepts, gather, legal_to, moves_text, stock_empty,
-                                  top_card_only)
+from replay.engine.common import (fits_foundation, foundation_accepts, game_won, gather, legal_to, moves_text,
+                                  stock_empty, top_card_only)
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
@@ -91,11 +91,15 @@ def play_begins_when_all_cards_are_laid_out(t: Table, m: Move) -> str | None:
 
 @rule("ex-12", table_wide=True)
 def gather_when_the_exiles_are_out(t: Table, m: Move) -> str | None:
-    """After all the exiles are used, the packets are taken up in order and dealt a second time."""
+    """After all the exiles are used, the packets are taken up in order and dealt a second time, "если
+    необходимо" (if necessary): not once the patience has come out."""
     if not stock_empty(t):
         return "the cards are not all laid out"
     if t.piles[t.game.options["exiles"]]:
         return "exiles remain to be played"
+    won = game_won(t)
+    if won:  # "если необходимо": a second deal only if the patience has not come out (amb-ex-second-deal)
+        return won
     if t.passes >= t.game.options["passes"]:
         return "the packets are dealt a second time only (ruling redeals)"
     return None

@@ -148,8 +148,9 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
 
     /* deal: deal_while_the_pack_lasts (ex-4, ex-6) */
     if (!stock_empty && !chain_goes_on) put(out, &n, FC_DEAL, -1, -1);
-    /* redeal: gather_when_the_exiles_are_out (ex-12) */
-    if (stock_empty && fc_len(s, exiles) == 0 && s->passes < g->opt[O_PASSES] && !chain_goes_on)
+    /* redeal: gather_when_the_exiles_are_out (ex-12; engine.common.game_won: not once every card is home) */
+    if (stock_empty && fc_len(s, exiles) == 0 && fc_home(g, s) < FC_CARDS && s->passes < g->opt[O_PASSES] &&
+        !chain_goes_on)
         put(out, &n, FC_REDEAL, -1, -1);
     if (not_yet || chain_goes_on) goto tucks;
     /* move T->F: only_top_cards_are_played, foundations_follow_in_suit,
