@@ -143,7 +143,9 @@ class Correction(Strict):
     at: int = Field(ge=0, description="Character offset of `sic` in the verbatim text.")
     sic: str = Field(min_length=1, description="What stands in the verbatim text.")
     corr: str = Field(description="What we read.")
-    kind: Literal["ocr", "punctuation", "spacing", "yat"]
+    kind: Literal["ocr", "punctuation", "spacing", "yat", "print-or-ocr"] = Field(
+        description="What made the error; print-or-ocr: the printer or the OCR, which cannot be told apart without "
+        "the scan.")
     reason: str
 
 
