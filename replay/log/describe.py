@@ -1,8 +1,10 @@
-"""Words for a violation: what the table held at the move, and the clause's sentence and translation."""
+"""Words for a verdict: what the table held at the move, the clause's sentence and translation, and the
+readings applied by default to the rulings a log leaves out."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Mapping
 
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
@@ -70,4 +72,23 @@ def clause_text(clause: str) -> tuple[str | None, str | None, str | None, str | 
         original = c.verbatim
     translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
     return original, translation, c.verbatim, c.normalized
+
+
+def defaults_applied(game_id: str, rulings: Mapping[str, str], given: Mapping[str, str]) -> list[dict[str, Any]]:
+    """For each ruling that applies (``rulings``, resolved) and that the log does not name (``given``): the reading
+    applied by default and its history (:func:`replay.corpus.history.default_note`: since which version it is the
+    default, and what an older archive read where the ruling or its default came later)."""
+    missing = [(name, reading) for name, reading in rulings.items() if name not in given]
+    if not missing:
+        return []
+    from replay.corpus.history import default_note
+
+    return [default_note(game_id, name, reading) for name, reading in missing]
+
+
+def archive() -> str | None:
+    """The version of the archive whose defaults a log is read with (``corpus/changes.yaml``)."""
+    from replay.corpus.history import archive_version
+
+    return archive_version()
 
