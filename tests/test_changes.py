@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 import replay
 from replay.cli import app
 from replay.corpus.checks import check_corpus
+from replay.corpus.files import corpus_dir
 from replay.corpus.history import archive_version, problems, rulings_of
-from replay.corpus.loader import corpus_dir, load
+from replay.corpus.loader import load
 from replay.log.validate import check_bytes
 from replay.site.changes import CHANGES_FILE, changes_file
 
@@ -108,6 +109,27 @@ def test_validate_names_the_readings_it_applied_by_default_and_from_which_versio
     whole = (ROOT / "examples/games/zwarta-kolumna/cztery-katy/lost-seed-1.json").read_bytes()
     assert check_bytes(whole).defaulted == []
     assert "read by default" not in runner.invoke(app, ["validate", "-"], input=whole).stdout
+
+
+def test_validate_reads_the_history_from_the_edition():
+    """The notes come from the edition (plain data, cached as JSON; no corpus models): the record of an installed
+    edition is the one validate names."""
+    from dataclasses import replace
+
+    from replay.corpus.edition import default_edition
+    from replay.engine import edition as E
+
+    e = default_edition()
+    zk = dict(e.history["zwarta-kolumna"])
+    zk["base-timing"] = replace(zk["base-timing"], default_since="9.9.9", default_since_commit=None)
+    E.use(replace(e, archive="9.9.9", history={**e.history, "zwarta-kolumna": zk}))
+    try:
+        report = check_bytes(_without("examples/games/zwarta-kolumna/cztery-katy/lost-seed-1.json", "base-timing"))
+    finally:
+        E.use(None)
+    assert report.ok and report.archive == "9.9.9"
+    assert report.defaulted == [{"ruling": "base-timing", "reading": "on-dealing", "default_since": "9.9.9",
+                                 "ruling_since": "0.1.0", "before_the_ruling": "as-playable"}]
 
 
 def test_a_changed_default_that_changes_the_verdict_says_why():

@@ -251,7 +251,8 @@ def test_the_readme_command_validates_the_examples():
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_reports_are_written_as_they_are_made_not_kept_to_the_end(monkeypatch, capsys, fmt):
     """Memory stays flat over many logs: each verdict is out before the next log is checked."""
-    from replay.log import commands, runner
+    from replay.cli import log as commands
+    from replay.log import runner
     from replay.log.report import Report
 
     seen: list[str] = []

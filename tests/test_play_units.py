@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.log.commands import new_game
+from replay.cli.common import new_game
 from replay.log.models import MAX_COMMENT
 from replay.log.play import dumps
 from replay.log.validate import check_bytes

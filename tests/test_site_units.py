@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from replay.corpus.loader import default_corpus
-from replay.site import griffe_ext, svg
+from replay.draw import svg
+from replay.site import griffe_ext
 from replay.site.games import mark_terms, words_with
 from replay.site.links import Linker
 from replay.site.text import blocks_out, esc, fence, link_ids, raw_block, rel
@@ -94,8 +95,9 @@ def test_raw_blocks_are_kept_out_of_markdown() -> None:
 
 
 def test_layout_drawings_are_deterministic_and_complete() -> None:
-    corpus = default_corpus()
-    for spec in corpus.layouts.values():
+    from replay.corpus.edition import default_edition
+
+    for spec in default_edition().layouts.values():
         one = svg.layout_svg(spec, suits={"A1": "S"})
         assert one == svg.layout_svg(spec, suits={"A1": "S"})
         assert one.startswith("<svg") and one.rstrip().endswith("</svg>")

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 from replay.log.validate import check_bytes, parse, replay_to
-from replay.site.svg import card_text
+from replay.draw.svg import card_text
 from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium  # noqa: F401 - the shared fixture
 
 pytestmark = pytest.mark.browser

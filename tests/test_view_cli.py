@@ -196,7 +196,7 @@ def test_analyse_is_deterministic_with_a_node_budget(tmp_path: Path) -> None:
 
 
 def test_analyse_infers_soundly_and_names_the_losing_move(tmp_path: Path) -> None:
-    from replay.view.analyse import analysis_of
+    from replay.solver.analyse import analysis_of
 
     raw = EXILES_LOST.read_bytes()
     doc, positions = analysis_of(raw, str(EXILES_LOST), Budget(nodes=1000))  # enough to settle the end
@@ -356,7 +356,7 @@ def test_view_links_into_a_site_built_on_disk_or_says_it_cannot_link(tmp_path: P
 def test_analyse_gives_the_best_line_where_it_cannot_decide() -> None:
     """Where the search runs out of budget, the best line it found is given and is legal, as the user may play it."""
     from replay.solver.logs import steps_from
-    from replay.view.analyse import analysis_of
+    from replay.solver.analyse import analysis_of
 
     raw = ZK_LOST.read_bytes()
     doc, positions = analysis_of(raw, str(ZK_LOST), Budget(nodes=300))

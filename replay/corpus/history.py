@@ -5,16 +5,16 @@ log, and whatever a log leaves out is read with the defaults of the archive that
 ``corpus/changes.yaml`` records, version by version, every new ruling, every new reading of one,
 every change of a default and every rule read anew, with its reason.  :func:`rulings_of` replays
 that record into the history of each ruling; :func:`problems` holds it to the register (a default
-changed in the register and not recorded here is an error of ``replay corpus check``); ``replay
-validate`` names, for a log that leaves a ruling out, the reading it applied and since which
-version (:func:`default_note`); ``CHANGES.md`` and the site's page of changes are written from it
-(``replay.site.changes``).
+changed in the register and not recorded here is an error of ``replay corpus check``); the
+edition carries each ruling's history (:func:`replay.corpus.edition.history_of`), from which
+``replay validate`` names, for a log that leaves a ruling out, the reading it applied and since
+which version (:func:`replay.log.describe.default_note`); ``CHANGES.md`` and the site's page of
+changes are written from it (``replay.site.changes``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from replay.corpus.loader import Corpus, default_corpus
 from replay.corpus.models import Change
@@ -99,11 +99,6 @@ def rulings_of(corpus: Corpus) -> dict[tuple[str, str], RulingHistory]:
     return _replay(_changes(corpus))[0]
 
 
-@lru_cache(maxsize=1)
-def _default_rulings() -> dict[tuple[str, str], RulingHistory]:
-    return rulings_of(default_corpus())
-
-
 def archive_version(corpus: Corpus | None = None) -> str | None:
     """The version of the archive: the newest in ``corpus/changes.yaml`` (None without the file)."""
     corpus = corpus or default_corpus()
@@ -169,22 +164,3 @@ def problems(corpus: Corpus) -> list[str]:
     for game, name in sorted(set(history) - set(register)):
         out.append(f"ruling {name} of {game} is recorded but the register has no such ruling")
     return out
-
-
-def default_note(game: str, ruling: str, reading: str) -> dict[str, object]:
-    """What ``replay validate`` says of a ruling a log leaves out, read with its default ``reading``: since which
-    version that reading is the default, and, when the ruling or its default came later than the first edition,
-    what an older archive read instead (``before``)."""
-    note: dict[str, object] = {"ruling": ruling, "reading": reading}
-    h = _default_rulings().get((game, ruling))
-    if h is None:
-        return note
-    note["default_since"] = h.default_since.version
-    if h.default_since.commit:
-        note["default_since_commit"] = h.default_since.commit
-    if h.earlier_defaults:
-        note["earlier_defaults"] = [{"reading": r, "until": m.version} for r, m in h.earlier_defaults]
-    if h.before is not None:
-        note["ruling_since"] = h.introduced.version
-        note["before_the_ruling"] = h.before
-    return note

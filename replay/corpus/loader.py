@@ -9,7 +9,6 @@ file and the entry.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +32,7 @@ from replay.corpus.models import (
     Text,
     WitnessFile,
 )
+from replay.corpus.files import cache_dir, corpus_dir  # noqa: F401 - here for the loader's callers
 from replay.engine.errors import CorpusError
 
 M = TypeVar("M", bound=BaseModel)
@@ -55,30 +55,6 @@ def __getattr__(name: str) -> Any:
     if name == "SafeLoader":  # the loader in use, as a module attribute (imports PyYAML)
         return safe_loader()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def corpus_dir() -> Path:
-    env = os.environ.get("REPLAY_CORPUS")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "corpus", here.parents[1] / "_corpus"):
-        if (candidate / "texts").is_dir():
-            return candidate
-    raise CorpusError("cannot find the corpus directory (set REPLAY_CORPUS)")
-
-
-def cache_dir() -> Path | None:
-    """Where parsed corpus files are kept between runs, or None when caching is off.
-
-    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise
-    ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay``.
-    """
-    env = os.environ.get("REPLAY_CACHE_DIR")
-    if env is not None:
-        return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "replay"
 
 
 def _cached(raw: bytes) -> tuple[Path | None, Any, bytes]:

@@ -125,11 +125,15 @@ class Setup:
 class Game:
     """One game instance: a game with its variants and rulings, ready to make tables."""
 
-    def __init__(self, game_id: str, variants: frozenset[str], rulings: dict[str, str], setup: Setup) -> None:
+    def __init__(self, game_id: str, variants: frozenset[str], rulings: dict[str, str], setup: Setup,
+                 search: dict[str, Any] | None = None) -> None:
         self.id = game_id
         self.variants = variants
         self.rulings = rulings
         self.setup = setup
+        #: what the game's module declares for the solver (its ``SEARCH``: sound reductions, proofs of
+        #: loss, the fast core's :class:`~replay.engine.kernel.FastCore`); plain data, empty when none
+        self.search: dict[str, Any] = dict(search or {})
         self.layout = setup.layout
         self.book = setup.book
         self.options = setup.options

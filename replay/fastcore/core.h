@@ -99,12 +99,38 @@ void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int b
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 
-/* ---- the search (search.c) ---- */
+/* ---- what frees a card (frees.c) ---- */
 /* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
  * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
 int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf);
 
-/* ---- the kernels (kernels.c) ---- */
+/* ---- the search (search.c) ---- */
+/* what the search is told besides the game: the profile (replay.solver.search.Profile) */
+typedef struct {
+    int nsame_tableau;
+    uint8_t same_tableau[FC_MAXC];
+    int ngroups;                       /* groups of interchangeable foundations */
+    uint8_t group_len[FC_MAXC];
+    uint8_t groups[FC_MAXC][FC_MAXC];
+    int rounds_cap;                    /* -1: none */
+    int use_safe, use_lost;
+} fc_profile;
+
+typedef int (*fc_tick)(int64_t nodes, int best);
+
+typedef struct {
+    int status, stopped_by, best_home, error;
+    int64_t nodes, positions, pruned;
+    int nline, nbest;
+    fc_move *line, *best_line;         /* malloc'd: fc_free_result */
+} fc_result;
+
+/* replay.solver.search.solve over kernel k from root (see search.c); 0, or -1 (no kernel, out of memory …) */
+int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
+              int64_t max_bytes, fc_tick tick, fc_result *res);
+void fc_free_result(fc_result *r);
+
+/* ---- the kernels (kernels.c): the catalogue, by game ID ---- */
 const fc_kernel *fc_kernel_named(const char *name);
 
 #endif

@@ -21,14 +21,14 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Iterator
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (fits_foundation, foundation_accepts, game_won, gather, legal_to, moves_text,
                                   stock_empty, top_card_only)
+from replay.engine.edition import Edition
 from replay.engine.game import Effect, Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "exiles"
 VARIANTS: tuple[str, ...] = ()
@@ -428,8 +428,8 @@ def _chain_tucks(t: Table) -> Iterator[Move]:
             yield Move("tuck", src, dst)
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["foundations"])
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
+    spec = edition.layout(ID, readings["foundations"])
     layout = Layout.from_spec(spec)
     one_of_each = readings["foundations"] in ("withdrawn-first", "aces-and-kings")
     packets = layout.order("deal")

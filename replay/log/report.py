@@ -16,6 +16,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from replay.log.names import printable_json
+
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
 VERDICTS = (VALID, ILLEGAL, MALFORMED, ERROR)
 
@@ -90,11 +92,14 @@ class Report:
     claimed: str | None = None  #: the log's result claim
     until: int | None = None  #: replay stopped after this many moves (--until)
     snapshots_omitted: int = 0  #: --lenient: violations past the cap whose table snapshot was not kept
+    details_omitted: int = 0  #: --lenient: violations kept without their quoted clause and table (the report's room)
+    cut_at: int | None = None  #: --lenient: the move (0-based) from which violations are only counted
+    omitted: int = 0  #: --lenient: violations from ``cut_at`` on, counted and not listed
     problems: list[Problem] = field(default_factory=list)
     #: the version of the archive whose rules and defaults the log was read with (corpus/changes.yaml)
     archive: str | None = None
     #: the rulings that apply and that the log does not name, each with the reading applied by default and its
-    #: history: since which version it is the default, what an older archive read (replay.corpus.history)
+    #: history: since which version it is the default, what an older archive read (the edition's record of changes)
     defaulted: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -195,12 +200,18 @@ def report_lines(report: Report) -> list[str]:
     out: list[str] = []
     for p in report.problems:
         out.extend(problem_lines(report, p))
-    if len(report.problems) > 1 and report.verdict == ILLEGAL:
+    if (len(report.problems) > 1 or report.omitted) and report.verdict == ILLEGAL:
         cut = ""
         if report.snapshots_omitted:
             cut = (f"; table snapshots kept for the first {len(report.problems) - report.snapshots_omitted} "
                    f"only, {report.snapshots_omitted} omitted")
-        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)}){cut}")
+        if report.details_omitted:
+            cut += f"; {report.details_omitted} without their clause and table"
+        if report.omitted:
+            cut += (f"; the report stops at move {report.cut_at} ($.moves[{report.cut_at}]): {report.omitted} more "
+                    f"violation{'s' if report.omitted != 1 else ''} counted, not listed (a report is kept within "
+                    "a few times the log's size)")
+        out.append(f"{report.file}: {len(report.problems) + report.omitted} problems ({summary_of(report)}){cut}")
     return out + defaults_lines(report)
 
 
@@ -242,7 +253,7 @@ class JsonStream:
 
     def add_json(self, item: Any) -> None:
         """Write one element of ``logs`` (as ``json.dumps(document, indent=2)`` would place it)."""
-        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        body = printable_json(json.dumps(item, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
         self.write(("\n    " if self._first else ",\n    ") + body)
         self._first = False
 
@@ -251,7 +262,7 @@ class JsonStream:
         returns that exit code.  ``tally=False``: only ``extra`` follows the array."""
         tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code} if tally else {}
         tail.update(extra or {})
-        inner = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]
+        inner = printable_json(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]
         self.write(("\n  ]," if not self._first else "],") + inner + "\n}\n")
         return self.tally.exit_code
 
@@ -286,4 +297,4 @@ def json_document(reports: list[Report], extra: dict[str, Any] | None = None) ->
     }
     if extra:
         doc.update(extra)
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return printable_json(json.dumps(doc, ensure_ascii=False, indent=2))

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replay.corpus.edition import layout_plan
+from replay.draw.svg import layout_svg
 from replay.site import changes
 from replay.site import examples as ex
 from replay.site import games, reference, register
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
-from replay.site.svg import layout_svg
 from replay.site.text import blocks_out
 
 log = logging.getLogger("mkdocs.plugins.replay")
@@ -59,7 +60,7 @@ def generate(d: SiteData) -> Generated:
             except Exception as e:  # noqa: BLE001 - draw the layout anyway, but say so
                 log.warning("replay site: the engine cannot set up %s for layout %s: %s", gid, spec.id, e)
                 suits = {}
-            out.add(d.layout_asset(spec.id), layout_svg(spec, suits=suits))
+            out.add(d.layout_asset(spec.id), layout_svg(layout_plan(spec), suits=suits))
     out.add(AMBIGUITIES_PAGE, register.ambiguities_page(d))
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))

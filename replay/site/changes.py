@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from replay.corpus.loader import Corpus
 from replay.corpus.models import Change, Release

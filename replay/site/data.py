@@ -2,7 +2,7 @@
 
 * the corpus (:func:`replay.corpus.loader.load`),
 * the clause registry (:mod:`replay.engine.registry`, filled by importing every game module),
-* the tests tagged with each clause (:func:`replay.testindex.tagged_tests`),
+* the tests tagged with each clause (:func:`replay.trace.testindex.tagged_tests`),
 * the documented Python modules,
 * the example logs under ``examples/``.
 
@@ -21,10 +21,10 @@ from typing import Any
 from replay.corpus.loader import Corpus, load
 from replay.corpus.models import Clause
 from replay.engine import registry
-from replay.testindex import TestRef
-from replay.testindex import tagged_tests as _tagged_tests
+from replay.paths import ROOT
+from replay.trace.testindex import TestRef
+from replay.trace.testindex import tagged_tests as _tagged_tests
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: game pages, in the order of the texts
 GAMES_DIR = "games"
@@ -38,7 +38,7 @@ SOURCES_PAGE = "sources.md"
 
 
 def tagged_tests(root: Path) -> dict[str, list[TestRef]]:
-    """Clause ID -> the tests tagged with it (:func:`replay.testindex.tagged_tests`)."""
+    """Clause ID -> the tests tagged with it (:func:`replay.trace.testindex.tagged_tests`)."""
     return _tagged_tests(root)
 
 

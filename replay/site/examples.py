@@ -21,7 +21,7 @@ from typing import Any
 
 from replay.site.data import EXAMPLES_DIR, Example, SiteData
 from replay.site.links import Linker
-from replay.site.svg import table_svg
+from replay.draw.svg import table_svg
 from replay.site.text import esc, raw_block
 from replay.view.model import GameView, Step, replay_log
 

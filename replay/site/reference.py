@@ -77,8 +77,9 @@ def reference_index(d: SiteData) -> str:
     out = ["---", "title: Code reference", "---", "", "# Code reference", "",
            "The documentation of every module of the `replay` package, generated from the code by mkdocstrings. "
            "Each function that implements clauses says so under its signature (**Implements**), with links to "
-           "the clauses on the game pages and to its source lines; the game pages link back to it.", "",
-           "| Module | What it is | Rule functions |", "| --- | --- | --- |"]
+           "the clauses on the game pages and to its source lines; the game pages link back to it.", ""]
+    out += layers_section(d, link)
+    out += ["| Module | What it is | Rule functions |", "| --- | --- | --- |"]
     for m in d.modules:
         if m == "replay":
             continue
@@ -88,6 +89,39 @@ def reference_index(d: SiteData) -> str:
     out += ["", "## The package", "", "::: replay", "    options:", "      show_root_heading: false",
             "      show_root_toc_entry: false", "      members: false", ""]
     return "\n".join(out)
+
+
+def layers(root: Path) -> list[list[str]]:
+    """The layers of the package, top to bottom, each the packages it holds: the ``layers`` contract of
+    ``[tool.importlinter]`` in ``pyproject.toml`` (empty when there is none)."""
+    import tomllib
+
+    try:
+        config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
+    spec = next((c for c in contracts if c.get("type") == "layers"), None)
+    return [[p.strip() for p in layer.replace(":", "|").split("|")] for layer in spec["layers"]] if spec else []
+
+
+def layers_section(d: SiteData, link: Linker) -> list[str]:
+    """The rooms of the package: its layers top to bottom, as the contract the tests check names them."""
+    rows = layers(d.root)
+    if not rows:
+        return []
+    out = ["## The layers", "",
+           "The packages stand in layers: a layer imports only the layers below it, packages of one layer do "
+           "not import each other, and nothing below the commands imports the command line. The contract is "
+           "in `pyproject.toml` (`[tool.importlinter]`) and `tests/test_layers.py` checks it. Top to bottom:", "",
+           "| Layer | Packages |", "| --- | --- |"]
+    for n, layer in enumerate(rows, start=1):
+        cells = []
+        for m in layer:
+            summary = module_summary(str(d.root / module_file(d, m)))
+            cells.append(f"[{m}]({link.module(m)})" + (f": {doc_md(summary)}" if summary else ""))
+        out.append(f"| {n} | {'<br>'.join(cells)} |")
+    return out + [""]
 
 
 # --------------------------------------------------------------------------- source pages

@@ -130,7 +130,7 @@ def find_module(query: str) -> list[Implementation]:
 def find_test(query: str) -> tuple[str, list[str]] | None:
     """(the test's node ID, its clause IDs) for a node ID ``tests/x.py::test_y`` (parameters in brackets
     allowed), a ``path:line`` as trace prints it, or a test's bare name when one test has it."""
-    from replay.testindex import clause_tests
+    from replay.trace.testindex import clause_tests
 
     q = query.strip()
     if not q or " " in q:
@@ -228,7 +228,7 @@ def trace(query: str) -> TraceResult:
 
 def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = True) -> dict[str, Any]:
     """Everything known about a clause: texts, ambiguities, implementing functions, tests, example logs."""
-    from replay.testindex import clause_tests
+    from replay.trace.testindex import clause_tests
 
     corpus = corpus or default_corpus()
     cl = corpus.clauses[cid]

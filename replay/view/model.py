@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.engine.game import Game, Move
+from replay.log.describe import face_of
 from replay.log.report import Problem, Report
-from replay.site.svg import SUIT_SYMBOL, card_text
 
 _MOVE_PATH = re.compile(r"^\$\.moves\[(\d+)\]")
 
@@ -100,32 +100,16 @@ def comment_of(move: dict[str, Any] | None) -> str | None:
     return c if isinstance(c, str) and c.strip() else None
 
 
-def _face(move: dict[str, Any]) -> str:
-    card = move.get("card")
-    return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
-
-
 def describe_move(move: dict[str, Any]) -> str:
     """A log entry in words: ``Move Q♠ p6 → K2``, ``Deal``."""
     t = move.get("type", "?")
     if t in ("deal", "redeal"):
         return {"deal": "Deal", "redeal": "Redeal: gather the piles and deal again"}[t]
-    face = _face(move)
+    face = face_of(move)
     count = move.get("count", 1)
     many = f" ({count} cards)" if count != 1 else ""
     verb = {"move": "Move", "fill": "Fill", "tuck": "Tuck"}.get(t, str(t).capitalize())
     return f"{verb}{face}{many} {move.get('from', '?')} → {move.get('to', '?')}"
-
-
-def short_move(move: dict[str, Any]) -> str:
-    """A log entry in a few characters: ``p6→K2 Q♠``, ``deal``, ``fill p3→p7 5♥ ×2``."""
-    t = move.get("type", "?")
-    if "from" not in move and "to" not in move:
-        return str(t)
-    face = _face(move)
-    count = move.get("count", 1)
-    verb = "" if t == "move" else f"{t} "
-    return f"{verb}{move.get('from', '?')}→{move.get('to', '?')}{face}" + (f" ×{count}" if count != 1 else "")
 
 
 def move_clauses(game: Any, m: Move) -> list[str]:

@@ -2,7 +2,7 @@
 
 :func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
 
-* the table, drawn by :func:`replay.site.svg.table_parts` at every step (each container's
+* the table, drawn by :func:`replay.draw.svg.table_parts` at every step (each container's
   SVG group is stored once in a JSON block; a step is the list of its groups, so the file
   stays small and the drawing is exactly the site's);
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
@@ -23,8 +23,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from replay.site.svg import table_parts
-from replay.view.model import GameView, Step, comment_of, short_move
+from replay.draw.svg import table_parts
+from replay.log.describe import short_move
+from replay.view.model import GameView, Step, comment_of
 
 #: the analysis statuses in words
 STATUS_TEXT = {"won": "winnable", "unwinnable": "lost (unwinnable)", "unknown": "unknown within the budget"}
@@ -51,9 +52,9 @@ def clause_url(base: str | None, cid: str) -> str | None:
     ``base`` may be relative (the site's own pages), a web address, or a ``file:`` URL of a site
     built on disk (``mkdocs build``), whose pages are then named with their ``index.html``.
     """
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
 
-    c = default_corpus().clauses.get(cid)
+    c = default_edition().clauses.get(cid)
     if base is None or c is None:
         return None
     page = "index.html" if base.startswith("file:") else ""  # a site on disk: no server to find index.html
@@ -330,7 +331,7 @@ def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any
 
 def analysis_summary_html(analysis: dict[str, Any]) -> str:
     """The analysis in a sentence (HTML): where the game was lost, what the budget was."""
-    from replay.view.analyse import summary_sentence
+    from replay.solver.analyse import summary_sentence
 
     return html.escape(summary_sentence(analysis))
 

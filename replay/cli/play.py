@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from replay.log.commands import Format, _usage
+from replay.cli.common import Format, usage
 
 if TYPE_CHECKING:
     from replay.play.session import Session
@@ -42,7 +42,7 @@ def moves(
     """
     import json
 
-    from replay.log.commands import open_log, print_violation
+    from replay.cli.common import open_log, print_violation
     from replay.play.moves import choices, document, listing
 
     o = open_log(log, step)
@@ -100,7 +100,7 @@ def play(
         try:
             atomic_write(dest, dumps(written).encode("utf-8"))
         except OSError as e:
-            _usage(f"cannot write {dest}: {e.strerror or e}")
+            usage(f"cannot write {dest}: {e.strerror or e}")
 
     session = Session(name, log, inst, save)
     if dest != Path(target) or out is not None:
@@ -125,17 +125,17 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
            force: bool) -> tuple[dict[str, Any], str, Path, Any]:
     """The log to play, its name, where it is written and its game instance; or the one-line error."""
     from replay.games.catalog import MODULES
-    from replay.log.commands import new_game, open_log, print_violation
+    from replay.cli.common import new_game, open_log, print_violation
 
     if target == "-":
-        _usage("replay play reads the moves from standard input; give the log as a file")
+        usage("replay play reads the moves from standard input; give the log as a file")
     new = not Path(target).is_file() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
     if not new and not Path(target).exists():
-        _usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
+        usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
     if not new and (seed is not None or variant or ruling):
-        _usage("--seed, --variant and --ruling start a new game: give a game ID, not a log")
+        usage("--seed, --variant and --ruling start a new game: give a game ID, not a log")
     if new and out is None:
-        _usage("a new game needs --out FILE, where its log is written")
+        usage("a new game needs --out FILE, where its log is written")
     if out is not None:  # continuing LOG into LOG itself is the command's purpose (an update)
         from replay.fsio import WriteRefused, check_target
 
@@ -143,7 +143,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
         try:
             check_target(out, force=force, update=same)
         except WriteRefused as e:
-            _usage(e.message)
+            usage(e.message)
     if new:
         inst, log = new_game(target, variant, ruling, seed, "replay play")
         assert out is not None
@@ -194,7 +194,7 @@ def _reader(interactive: bool) -> Callable[[], Optional[str]]:
 
 def _draw(console: Any, session: "Session", codes: bool) -> None:
     """The table as `replay show` draws it, the last move (and its comment), then the legal moves."""
-    from replay.log.commands import print_table
+    from replay.cli.common import print_table
     from replay.log.describe import comment_text
     from replay.play.moves import short_form
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from replay.log.commands import Format  # one --format text|json for every command
+from replay.cli.common import Format  # one --format text|json for every command
 
 
 def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:
@@ -137,7 +137,7 @@ def trace_command(
 
 def _tests_note() -> None:
     """Say on standard error when the tests are not installed (the tags then come from the shipped index)."""
-    from replay.testindex import clause_tests, source_note
+    from replay.trace.testindex import clause_tests, source_note
     from replay.trace.core import ROOT
 
     note = source_note(clause_tests(ROOT)[1])
@@ -159,17 +159,18 @@ def coverage_command(
     report = coverage_report()
     _tests_note()
     if update:
-        from replay.fsio import WriteRefused, write_text
-        from replay.testindex import FROM_TESTS, INDEX, clause_tests, index_json
+        from replay.fsio import WriteRefused, write_texts
+        from replay.trace import testindex
+        from replay.trace.testindex import FROM_TESTS, clause_tests, index_json
         from replay.trace.core import ROOT
 
         if clause_tests(ROOT)[1] != FROM_TESTS:
             typer.echo("replay: --update needs a checkout with its tests/ (the snapshots are made from them)",
                        err=True)
             raise typer.Exit(2)
-        try:  # updating the snapshots is the purpose of --update: written atomically, no --force needed
-            write_text(SNAPSHOT, report_json(report), update=True, make_parents=True)
-            write_text(INDEX, index_json(ROOT), update=True, make_parents=True)
+        try:  # updating the snapshots is the purpose of --update: written together, no --force needed
+            write_texts([(SNAPSHOT, report_json(report)), (testindex.INDEX, index_json(ROOT))], update=True,
+                        make_parents=True)
         except WriteRefused as e:
             typer.echo(f"replay: {e.message}", err=True)
             raise typer.Exit(2) from None

@@ -13,22 +13,10 @@ from typing import Any, Optional
 
 import typer
 
-from replay.log.commands import Format
+from replay.cli.common import Format, fail, read_log
 
 EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
                    "2 usage or I/O error.")
-
-
-def _fail(message: str, code: int = 2) -> None:
-    from replay.cli import fail  # at call time: replay.cli imports this module
-
-    fail(message, code)
-
-
-def _read(log: str) -> tuple[bytes, str]:
-    from replay.log.commands import _read as read
-
-    return read(log)
 
 
 def _output(out: Path, log: str, force: bool, option: str, *others: Path | None) -> Path:
@@ -39,7 +27,7 @@ def _output(out: Path, log: str, force: bool, option: str, *others: Path | None)
         inputs = [p for p in (log, *others) if p is not None and str(p) != "-"]  # the command's inputs
         return check_target(out, inputs=inputs, force=force)
     except WriteRefused as e:
-        _fail(f"{option}: {e.message}")
+        fail(f"{option}: {e.message}")
         raise  # unreachable
 
 
@@ -49,12 +37,12 @@ def _save(out: Path, text: str, option: str) -> None:
     try:
         atomic_write(out, text.encode("utf-8"))
     except OSError as e:
-        _fail(f"{option} {out}: cannot write: {e.strerror or e}")
+        fail(f"{option} {out}: cannot write: {e.strerror or e}")
 
 
 def default_rules_url() -> str | None:
     """The rules site's address: ``site_url`` of the project's ``mkdocs.yml`` when it names one."""
-    from replay.site.data import ROOT
+    from replay.paths import ROOT
 
     try:
         text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
@@ -68,11 +56,11 @@ def _budget(nodes: int | None, seconds: float | None) -> Any:
     from replay.solver.search import Budget
 
     if nodes is not None and nodes < 0:
-        _fail("--nodes must be 0 (no limit) or more")
+        fail("--nodes must be 0 (no limit) or more")
     if seconds is not None and seconds <= 0:
-        _fail("--seconds must be positive")
+        fail("--seconds must be positive")
     if not nodes and seconds is None:
-        _fail("a budget is needed: --nodes N (N > 0) or --seconds S")
+        fail("a budget is needed: --nodes N (N > 0) or --seconds S")
     return Budget(nodes=nodes or None, seconds=seconds)
 
 
@@ -83,20 +71,20 @@ def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
 
     from pydantic import ValidationError
 
-    from replay.view.analyse import AnalysisDoc
+    from replay.solver.analyse import AnalysisDoc
 
     try:
         data = path.read_bytes()
     except OSError as e:
-        _fail(f"--analysis {path}: cannot read: {e.strerror or e}")
+        fail(f"--analysis {path}: cannot read: {e.strerror or e}")
     try:
         doc = AnalysisDoc.model_validate_json(data)
     except ValidationError as e:
         err = e.errors(include_url=False)[0]
         where = ".".join(str(x) for x in err["loc"]) or "$"
-        _fail(f"--analysis {path}: not an analysis of `replay analyse`: {where}: {err['msg']}", 1)
+        fail(f"--analysis {path}: not an analysis of `replay analyse`: {where}: {err['msg']}", 1)
     if doc.log_sha256 != hashlib.sha256(raw).hexdigest():
-        _fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
+        fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
               "differs", 1)
     return json.loads(data)
 
@@ -131,10 +119,10 @@ def register(app: typer.Typer) -> None:
         from replay.view.model import replay_log
         from replay.view.render import standalone_page
 
-        raw, name = _read(log)
+        raw, name = read_log(log)
         if out is None:
             if log == "-":
-                _fail("reading standard input: give -o FILE")
+                fail("reading standard input: give -o FILE")
             out = Path(log).with_suffix(".html")
         target = _output(out, log, force, "-o", analysis)
         v = replay_log(raw, name)
@@ -195,10 +183,10 @@ def register(app: typer.Typer) -> None:
 
         from replay.engine.errors import ReplayError
         from replay.solver.table import progress_bar
-        from replay.view.analyse import analyse_bytes, text_lines
+        from replay.solver.analyse import analyse_bytes, text_lines
 
         budget = _budget(nodes, seconds)
-        raw, name = _read(log)
+        raw, name = read_log(log)
         target = _output(out, log, force, "-o") if out is not None else None
         try:
             if sys.stderr.isatty():
@@ -213,7 +201,7 @@ def register(app: typer.Typer) -> None:
             else:
                 doc = analyse_bytes(raw, name, budget)
         except ReplayError as e:
-            _fail(e.one_line(), 1)
+            fail(e.one_line(), 1)
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         if target is not None:
             _save(target, text, "-o")

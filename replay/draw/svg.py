@@ -3,7 +3,8 @@
 Two drawings share one grid: a pile at grid ``(row, col)`` is a card-shaped
 rectangle whose top-left corner is at ``(MARGIN_X + col * PITCH_X, MARGIN_Y + row * PITCH_Y)``.
 
-* :func:`layout_svg` draws a reconstruction from ``corpus/layouts``: every pile with its
+* :func:`layout_svg` draws a reconstruction from ``corpus/layouts`` (as the engine's
+  :class:`~replay.engine.edition.LayoutPlan`): every pile with its
   name, what the text calls it (corner labels), its place in the dealing order (and in
   later deals when they differ), foundations with their base (A builds up, K builds
   down) and suit where the default arrangement fixes it, stock, waste and reserves,
@@ -20,7 +21,7 @@ from __future__ import annotations
 from html import escape
 from typing import Iterable, Mapping, Sequence
 
-from replay.corpus.models import LayoutSpec
+from replay.engine.edition import LayoutPlan
 
 CARD_W, CARD_H = 62, 86
 PITCH_X, PITCH_Y = 84, 116
@@ -124,7 +125,7 @@ def _card(x: float, y: float, role: str, *, stroke: str | None = None, width: fl
             f'stroke="{stroke or default_stroke}" stroke-width="{_n(width)}"{dash}/>')
 
 
-def layout_svg(spec: LayoutSpec, *, suits: Mapping[str, str] | None = None, title: str | None = None) -> str:
+def layout_svg(spec: LayoutPlan, *, suits: Mapping[str, str] | None = None, title: str | None = None) -> str:
     """The diagram of one reconstruction.
 
     ``suits`` maps foundation names to the suit letter the default arrangement gives them

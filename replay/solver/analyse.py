@@ -28,8 +28,8 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from replay.engine.game import Game, Table
+from replay.log.describe import short_move
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, solve
-from replay.view.model import short_move
 
 FORMAT = "replay-analysis/1"
 
