@@ -176,12 +176,18 @@ def test_the_answer_shows_the_clause_with_its_witness_passage():
     doc = json.loads(runner.invoke(app, ["trace", QUOTE, "--format", "json", "--no-examples"]).stdout)
     assert doc["kind"] == "phrase" and doc["clauses"][0]["id"] == "zk-22"
     rec = doc["clauses"][0]
-    assert rec["match"]["layer"] == "witness"
+    assert rec["match"]["layer"] == "witness" and rec["match"]["witness"] == "cadogan-four-corners"
+    assert doc["clauses"][0]["witnesses"][0]["passage"] == rec["match"]["passage"]
     assert [w["quote"] for w in rec["witnesses"]] == [QUOTE]
     assert rec["witnesses"][0]["witness"] == "cadogan-four-corners" and rec["witnesses"][0]["part"] == "Play"
     assert "niezależnie od miejsca" in rec["witnesses"][0]["departs"]
     text = runner.invoke(app, ["trace", QUOTE, "--no-examples"])
     assert text.exit_code == 0 and "zk-22" in text.stdout and "phrase found in the witness" in text.stdout
+    # the text answer shows each clause with the passage the query matched, marked, under its translation
+    block = text.stdout.split("\n\nzk-19")[0].splitlines()
+    at = next(i for i, line in enumerate(block) if line.startswith("  matched in:"))
+    assert block[at - 1].startswith("  ") and "translation:" in "\n".join(block[:at])
+    assert "The Four Corners" in block[at] and QUOTE in " ".join(" ".join(line.split()) for line in block[at:at + 3])
     # the passage as the answer shows it (the text output's lines): the one matched first, marked
     hit = trace(QUOTE).hits[1]
     lines = witness_lines(clause_record(hit.clause, with_examples=False), match_record(hit))
