@@ -185,9 +185,9 @@ def test_an_unknown_game_is_a_usage_error_everywhere(args):
 
 
 def test_solve_has_a_distinct_exit_code_for_each_verdict(tmp_path):
-    won = run("solve", "exiles", "-s", "19", "--nodes", "5000", "-o", str(tmp_path / "won.json"))
-    unwinnable = run("solve", "exiles", "-s", "7", "--nodes", "5000")
-    unknown = run("solve", "exiles", "-s", "19", "--nodes", "10")
+    won = run("solve", "exiles", "-s", "1", "--nodes", "5000", "-o", str(tmp_path / "won.json"))
+    unwinnable = run("solve", "exiles", "-s", "17", "--nodes", "5000")
+    unknown = run("solve", "exiles", "-s", "1", "--nodes", "10")
     assert (won.returncode, unwinnable.returncode, unknown.returncode) == (0, 3, 4), (won.stderr, unwinnable.stderr)
     assert unwinnable.stderr.startswith("unwinnable") and unknown.stderr.startswith("unknown")
     help_text = runner.invoke(app, ["solve", "--help"], terminal_width=200).output
