@@ -146,8 +146,10 @@ def register(app: typer.Typer) -> None:
         what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
         if v.refused is not None:
             # counted from 1 as the viewer counts; the JSON path is the log's own index (validate's)
-            what += f"; move {v.refused.n} ($.moves[{v.refused.n - 1}]) is refused" + (f" ({v.refused.problem.clause})"
-                                                          if v.refused.problem.clause else "")
+            from replay.log.locate import move_ref
+
+            what += f"; {move_ref(v.refused.n - 1)} is refused" + (f" ({v.refused.problem.clause})"
+                                                                   if v.refused.problem.clause else "")
         elif v.verdict != "valid" and v.problem is not None:
             what += f"; {v.verdict}: {v.problem.message}"
         typer.echo(f"wrote {target} ({what})", err=True)

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from replay.engine.game import Game, Table
 from replay.log.describe import short_move
+from replay.log.locate import move_ref
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, solve
 
 FORMAT = "replay-analysis/1"
@@ -315,7 +316,7 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
            + (" (deterministic)" if doc["deterministic"] else "")]
     if "stopped" in doc:
         s = doc["stopped"]
-        out.append(f"  the log breaks the rules at move {s['move']}"
+        out.append(f"  the log breaks the rules at {move_ref(s['move'] - 1)}"
                    + (f" ({s['clause']})" if s.get("clause") else "") + f": {s['message']}; "
                    f"positions after move {doc['analysed']} are not analysed")
     moves = doc["moves_list"]

@@ -25,6 +25,7 @@ from typing import Any
 
 from replay.draw.svg import table_parts
 from replay.log.describe import short_move
+from replay.log.locate import move_ref
 from replay.view.model import GameView, Step, comment_of
 
 #: the analysis statuses in words
@@ -270,7 +271,8 @@ def verdict_html(v: GameView) -> str:
         return f"<b>valid</b>: every move is legal; the game is <b>{html.escape(v.outcome or '?')}</b>{claim}."
     if p is None:
         return f"<b>{html.escape(v.verdict)}</b>."
-    where = f" at move {p.move + 1}" if p.move is not None else (f" at {html.escape(p.path)}" if p.path != "$" else "")
+    where = f" at {html.escape(move_ref(p.move))}" if p.move is not None else \
+        (f" at {html.escape(p.path)}" if p.path != "$" else "")
     clause = f", breaking {html.escape(p.clause)}" if p.clause else ""
     return (f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} "
             f"(<code>{html.escape(p.code)}</code>).")
