@@ -30,6 +30,15 @@ class Format(str, Enum):
     json = "json"
 
 
+#: ``-o -``: standard output, as in curl (every command with ``-o``; those that cannot write there say so)
+STDOUT = "-"
+
+
+def to_stdout(out: object) -> bool:
+    """Whether an ``--out`` value means standard output (``-``)."""
+    return out is not None and str(out) == STDOUT
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one line to stderr (white space folded: never two lines) and exit with ``code``.
 
@@ -115,7 +124,7 @@ def print_table(console: "Console", name: str, game: Game, table: Table, made: i
         console.print("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
     console.print(f"layout {game.layout.spec.id}; {state_line(table)}", markup=False)
     console.print()
-    for line in draw(table, codes, style):
+    for line in draw(table, codes, style, console.width if console.is_terminal else None):
         console.print(line, markup=style is rich_style)
     if full:
         console.print()
