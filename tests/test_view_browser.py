@@ -164,3 +164,45 @@ def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_pat
     page.screenshot(path=str(ARTIFACTS / "view-analysis.png"))
     assert not page.errors, page.errors
     assert _offsite(page, out) == []
+
+
+def test_the_timeline_shows_the_best_line_its_cards_home_and_what_each_verdict_rests_on(viewer_page: Any,
+                                                                                         tmp_path: Path) -> None:
+    import json
+
+    page = viewer_page
+    analysis = tmp_path / "analysis.json"
+    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "300", "-o",
+                        str(analysis)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(analysis.read_text(encoding="utf-8"))
+    best = doc["best"]
+    assert best and best["home"] > best["played_home"] and best["line"]
+    # a verdict found by a strong player's play, as the solver may come to give: shown as such, beside "proved"
+    played = next(p for p in doc["positions"] if p["how"] == "inferred")
+    played.update(how="played", reason="a strong player wins from here")
+    played.pop("from", None)
+    analysis.write_text(json.dumps(doc), encoding="utf-8")
+    out = view(ZK_LOST, tmp_path / "best.html", "--analysis", str(analysis))
+    _open(page, out)
+    shown = page.locator(".rv-best").inner_text()
+    assert f"brings {best['home']} cards home, against {best['played_home']} in the game as played" in shown
+    assert best["line"][0] in shown
+    facts = page.locator(".rv-facts").inner_text()
+    assert f"brings {best['home']} cards home" in facts  # the summary says it too
+    cell = page.locator(f".rv-timeline .rv-cell[data-step='{best['position']}']")
+    assert "an-best" in (cell.get_attribute("class") or "")
+    assert f"best found: {best['home']} cards home" in (cell.get_attribute("title") or "")
+    page.locator(".rv-best a").click()
+    assert page.locator(".stepper output").inner_text() == f"move {best['position']} of {doc['moves']}"
+    here = page.locator(".step.current .rv-analysis").inner_text()
+    assert f"the best line found brings {best['home']} cards home" in here
+    proved = next(p for p in doc["positions"] if p["how"] == "solved" and p["status"] == "unwinnable")
+    page.locator(f".rv-timeline .rv-cell[data-step='{proved['position']}']").click()
+    assert "proved" in page.locator(".step.current .rv-analysis").inner_text()
+    page.locator(f".rv-timeline .rv-cell[data-step='{played['position']}']").click()
+    assert "found by play: a strong player wins from here" in page.locator(".step.current .rv-analysis").inner_text()
+    page.locator(f".rv-timeline .rv-cell[data-step='{best['position']}']").click()
+    page.screenshot(path=str(ARTIFACTS / "view-best-line.png"))
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []

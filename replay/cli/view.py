@@ -8,8 +8,9 @@ or the analysis file does not belong to it; 2 usage or I/O error.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 
@@ -87,6 +88,39 @@ def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
         fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
               "differs", 1)
     return json.loads(data)
+
+
+@contextmanager
+def _analysis_progress(total: int) -> Iterator[tuple[Callable[[int], None], Callable[[str, float], None]]]:
+    """A progress bar on standard error for ``analyse``: positions decided, time so far, and the time left
+    counted as :class:`replay.solver.analyse.Estimate` counts it (the slow positions at their own pace)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from replay.solver.analyse import Estimate
+
+    est = Estimate(total)
+    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[left]}"), TextColumn("(Ctrl-C stops)"), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("analysing", total=total, left="")
+
+        def shown() -> str:
+            left = est.left()
+            if left is None:
+                return ""
+            m, s = divmod(int(left + 0.5), 60)
+            return f"at most {m}:{s:02d} left" if est.decided < total else ""
+
+        def advance(n: int) -> None:
+            est.advance(n)
+            bar.update(task, advance=n, left=shown())
+
+        def searched(status: str, seconds: float) -> None:
+            est.searched(status, seconds)
+            bar.update(task, left=shown())
+
+        yield advance, searched
 
 
 def register(app: typer.Typer) -> None:
@@ -181,15 +215,26 @@ def register(app: typer.Typer) -> None:
         which the game could no longer be won.  A progress bar is shown on a terminal.
         """
         import json
+        import signal
         import sys
 
+        from replay.cli.common import to_stdout
         from replay.engine.errors import ReplayError
-        from replay.solver.table import progress_bar
         from replay.solver.analyse import analyse_bytes, text_lines
 
         budget = _budget(nodes, seconds)
         raw, name = read_log(log)
-        target = _output(out, log, force, "-o") if out is not None else None
+        stdout = to_stdout(out)  # -o -: the JSON document on standard output, instead of the text
+        target = _output(out, log, force, "-o") if out is not None and not stdout else None
+        asked: list[int] = []  # Ctrl-C: the search under way ends, and what is known is written
+
+        def stop(signum: int, frame: object) -> None:
+            asked.append(signum)
+
+        try:
+            previous = signal.signal(signal.SIGINT, stop)
+        except ValueError:  # not the main thread: Ctrl-C behaves as usual
+            previous = None
         try:
             if sys.stderr.isatty():
                 from replay.log.validate import parse
@@ -198,19 +243,27 @@ def register(app: typer.Typer) -> None:
                     total = len(parse(raw).moves) + 1
                 except Exception:  # noqa: BLE001 - analyse_bytes says what is wrong
                     total = 1
-                with progress_bar(total, "analysing") as advance:
-                    doc = analyse_bytes(raw, name, budget, advance)
+                with _analysis_progress(total) as (advance, searched):
+                    doc = analyse_bytes(raw, name, budget, advance, lambda: bool(asked), searched)
             else:
-                doc = analyse_bytes(raw, name, budget)
+                doc = analyse_bytes(raw, name, budget, should_stop=lambda: bool(asked))
         except ReplayError as e:
             fail(e.one_line(), 1)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         if target is not None:
             _save(target, text, "-o")
-        if fmt is Format.json:
+        if fmt is Format.json or stdout:
             typer.echo(text, nl=False)
         else:
             for line in text_lines(doc):
                 typer.echo(line)
+        if doc.get("interrupted"):
+            typer.echo(f"replay: analyse: interrupted after {doc['decided']} of {len(doc['positions'])} positions; "
+                       "the positions not decided are marked not-searched"
+                       + (f"; what is known is written to {target}" if target is not None else ""), err=True)
+            raise typer.Exit(130)
         if target is not None:
             typer.echo(f"wrote {target}", err=True)
