@@ -212,7 +212,7 @@ def deal(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
                                        help="Seed of the shuffle (default: a random one)."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                      help="Write the log to FILE (default: standard output), atomically."),
+                                      help="Write the log to FILE (default, or -: standard output), atomically."),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
     """Write a new log (header and shuffled deck, no moves) to standard output or a file.
@@ -220,9 +220,12 @@ def deal(
     The same seed gives the same deck: the shuffle (SplitMix64 and Fisher-Yates) is described in the
     log format's documentation.
     """
+    from replay.cli.common import to_stdout
     from replay.fsio import WriteRefused, check_target, write_text
     from replay.log.play import dumps
 
+    if to_stdout(out):  # -o -: standard output, as in curl
+        out = None
     try:
         if out is not None:  # before any work: a bad output path costs nothing
             check_target(out, force=force)

@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
         log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input (then give -o)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="The HTML file to write (default: the log's name with .html, "
-                                                "beside it)."),
+                                                "beside it; -: standard output)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
         analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE",
                                                 help="Show the verdicts of replay analyse --format json (or its "
@@ -150,15 +150,17 @@ def register(app: typer.Typer) -> None:
         refuse is marked, with the clause it breaks in the diplomatic text and in translation.  The
         file needs no server and fetches nothing: it opens from disk.
         """
+        from replay.cli.common import to_stdout
         from replay.view.model import replay_log
         from replay.view.render import standalone_page
 
         raw, name = read_log(log)
+        stdout = to_stdout(out)  # -o -: the page on standard output, as in curl
         if out is None:
             if log == "-":
-                fail("reading standard input: give -o FILE")
+                fail("reading standard input: give -o FILE (or -o - for standard output)")
             out = Path(log).with_suffix(".html")
-        target = _output(out, log, force, "-o", analysis)
+        target = out if stdout else _output(out, log, force, "-o", analysis)
         v = replay_log(raw, name)
         if v.game is None or v.verdict == "error":
             from replay.log.report import report_lines
@@ -176,7 +178,10 @@ def register(app: typer.Typer) -> None:
         if base and "://" not in base and Path(base).is_dir():  # a site built on disk (mkdocs build)
             base = Path(base).resolve().as_uri()
         page = standalone_page(v, base or None, doc, readings, title=Path(name).name)
-        _save(target, page, "-o")
+        if stdout:
+            typer.echo(page, nl=False)
+        else:
+            _save(target, page, "-o")
         what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
         if v.refused is not None:
             # counted from 1 as the viewer counts; the JSON path is the log's own index (validate's)
@@ -186,7 +191,7 @@ def register(app: typer.Typer) -> None:
                                                                    if v.refused.problem.clause else "")
         elif v.verdict != "valid" and v.problem is not None:
             what += f"; {v.verdict}: {v.problem.message}"
-        typer.echo(f"wrote {target} ({what})", err=True)
+        typer.echo(f"wrote {'standard output' if stdout else target} ({what})", err=True)
         if not base:
             typer.echo("replay: note: the clauses are quoted, not linked: mkdocs.yml names no site_url; give "
                        "--rules-url URL (or the folder of a site built with mkdocs build)", err=True)
@@ -202,7 +207,8 @@ def register(app: typer.Typer) -> None:
                                                      "the machine and its load)."),
         fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="Also write the JSON document here (for replay view --analysis)."),
+                                           help="Also write the JSON document here (for replay view --analysis; "
+                                                "-: on standard output, instead of the text)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
     ) -> None:
         """For each position of a log, whether the game could still be won from there.
