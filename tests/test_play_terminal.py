@@ -99,7 +99,7 @@ def test_two_numbers_typed_ahead_play_the_moves_as_listed_now_and_the_list_says_
     child.sendline("1")  # two lines typed ahead: each is read against the list shown when it is read
     screen(child)
     text = screen(child)
-    assert "several numbers on one line (2 3) play those moves as they are numbered now" in text
+    assert "(several numbers, as 2 3, play those moves as numbered now, one after the other)" in text
     listed = menu(text)
     assert len(listed) >= 3, text
     (_, _, second), (_, _, third) = listed[1], listed[2]

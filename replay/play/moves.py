@@ -23,7 +23,7 @@ from replay.log.play import step_of
 REACH_LIMIT = 300
 
 #: said under the numbered list in ``replay play``: what several numbers on one line mean
-AHEAD = "several numbers on one line (2 3) play those moves as they are numbered now, one after the other"
+AHEAD = "several numbers, as 2 3, play those moves as numbered now, one after the other"
 
 
 @dataclass(frozen=True)
