@@ -36,9 +36,11 @@ def moves(
     """List the legal moves at the end of a log (or after N moves), numbered, each as a log entry to paste.
 
     Each move is shown in a short form (p6 → K2  QS, as replay play accepts it) and as the JSON
-    entry a log writes. Where a deal or a redeal is not allowed, the clause that forbids it is
-    named; where no move is left, the game is won or lost. A log that is malformed, or illegal
-    before that point, is reported as replay validate reports it (exit 1).
+    entry a log writes; a move to any of several empty foundations the rules treat alike is listed
+    once, naming the others. Where a deal or a redeal is not allowed, the clause that forbids it
+    is named; where no move is left, the game is won or lost; where no move can bring another
+    card home, it says so. A log that is malformed, or illegal before that point, is reported as
+    replay validate reports it (exit 1).
     """
     import json
 
@@ -83,12 +85,18 @@ def play(
 ) -> None:
     """Play a game in the terminal: the table, the legal moves by number, a move typed by number or as 'p6 K2'.
 
-    An illegal move is refused with the clause it breaks, as replay validate words it; 'undo'
-    takes a move back, 'help' lists the commands, 'quit' (or the end of input) ends the session.
-    The log is written after every move, atomically, so nothing is lost if the terminal closes.
-    Moves may also come from a file (replay play game.json < moves.txt); then a refused line makes
-    the exit code 1. Exit codes: 0 the session ended; 1 the log given is malformed or illegal,
-    or (input not from a terminal) a line was refused; 2 usage or I/O error.
+    The table fits the terminal's width; moves to interchangeable empty foundations are listed
+    once. Several numbers on a line (2 3) play the moves so numbered in the list shown. An
+    illegal move is refused with the clause it breaks, as replay validate words it; 'undo' takes a
+    move back, 'note TEXT' (or 'note + TEXT') comments the last move, '# text' after a move
+    comments it, 'help' lists the commands. Ctrl-C clears the line typed; Ctrl-D or 'quit' (or the
+    end of input) ends the session. The log is written after every move, atomically, so nothing
+    is lost if the terminal closes; a log changed on disk since the session read it (another
+    session) is not overwritten. Moves may also come from a file (replay play game.json <
+    moves.txt; a line that is only '# text' is skipped); then a refused line makes the exit code
+    1. Exit codes: 0 the session ended; 1 the log given is malformed or illegal, or (input not
+    from a terminal) a line was refused; 2 usage or I/O error (the log cannot be written, or
+    changed under the session).
     """
     from replay.play.session import SaveFailed, Session, run
 

@@ -217,8 +217,12 @@ def register(app: typer.Typer) -> None:
         winning line, shown), unwinnable (its search was exhaustive) or unknown within the
         budget: the solver does not guess.  Positions are not all searched: a winnable
         position makes every earlier one winnable, an unwinnable one every later one
-        unwinnable; such verdicts are marked inferred.  The summary names the move after
-        which the game could no longer be won.  A progress bar is shown on a terminal.
+        unwinnable; such verdicts are marked inferred.  Each verdict says what it rests on (a
+        winning line, an exhaustive search, the proof of loss named).  The summary names the move
+        after which the game could no longer be won, and the best line the solver found (the most
+        cards home) against the cards the game as played brought home.  A progress bar is shown on
+        a terminal, with the time left at most; Ctrl-C ends the analysis with what is known
+        (written, as with -o, and "interrupted after N of M positions"; exit 130).
         """
         import json
         import signal
