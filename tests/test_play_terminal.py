@@ -199,6 +199,21 @@ def test_a_card_named_from_an_empty_pile_says_the_pile_is_empty(tmp_path):
     quit_(child)
 
 
+def test_building_on_the_table_in_base_printex_frame_cites_pf10_and_names_the_variant_that_allows_it(tmp_path):
+    child = spawn("play", "printex-frame", "--seed", "1", "--out", "pf.json", cwd=tmp_path, columns=120)
+    screen(child)
+    child.sendline("deal")
+    screen(child)
+    child.sendline("b2 b3")
+    child.expect_exact("move> ")
+    said = " ".join(ANSI.sub("", child.before).split())
+    assert "breaks pf-10: no rule lets a card go from b2 (tableau) to b3 (tableau) (the register, " \
+           "amb-pf-target-foundation); a card goes from a pile only onto a foundation; the variant cztery-katy " \
+           "(pf-22) allows building on the table after the third laying-out" in said, said
+    assert "breaks pf-8" not in said
+    quit_(child)
+
+
 @pytest.fixture
 def unwritable(tmp_path):  # type: ignore[no-untyped-def]
     """A directory holding a log, where no file can be made (immutable as root, read-only otherwise)."""
