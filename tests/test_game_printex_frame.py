@@ -226,6 +226,8 @@ def test_three_layouts_of_the_deck_at_most_and_the_game_is_won_when_all_are_home
         step = 1 if C.rank_of(base) == C.ACE else -1
         won.piles[f] = [C.make(C.rank_of(base) + step * k, C.suit_of(base)) for k in range(13)]
     assert won.is_won() and won.outcome() == "won"
+    # won in the first laying-out: no redeal (a won game has no move left)
+    assert won.passes == 1 and cited(won, mv(pf, "redeal")) == "pf-20" and won.legal_moves() == []
 
 
 @clause("pf-21")

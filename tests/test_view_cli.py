@@ -26,7 +26,7 @@ GAMES = ROOT / "examples" / "games"
 BROKEN = ROOT / "examples" / "broken"
 READINGS = ROOT / "examples" / "readings"
 #: a lost exiles game whose verdicts the solver settles quickly with a small budget
-EXILES_LOST = GAMES / "exiles" / "base" / "lost-seed-2.json"
+EXILES_LOST = GAMES / "exiles" / "base" / "lost-seed-1.json"
 ZK_LOST = GAMES / "zwarta-kolumna" / "base" / "lost-seed-1.json"
 
 

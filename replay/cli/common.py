@@ -133,6 +133,21 @@ def print_table(console: "Console", name: str, game: Game, table: Table, made: i
     console.print()
 
 
+def note_missing_fast_core() -> None:
+    """Say in one line on standard error when the solver will search without its fast core (not built, no
+    compiler, or a library that does not load): the answers are the same, 35 to 90 times slower.  The
+    install cannot say it (pip shows a build's messages only with -v); REPLAY_NO_FASTCORE=1 asks for it, so
+    that is not noted."""
+    from replay import fastcore, settings
+
+    if settings.get("REPLAY_NO_FASTCORE") or fastcore.library() is not None:
+        return
+    from replay.fastcore.build import status
+
+    typer.echo(f"replay: note: {status()}; the same answers, 35 to 90 times slower (install a C compiler and "
+               "reinstall to build it)", err=True)
+
+
 def read_log(path: str) -> tuple[bytes, str]:
     """The bytes of the log at ``path`` (``-``: standard input), at most the size cap and one byte, and its
     name as shown; an unreadable file ends the command (exit 2), as ``validate`` reports it."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from replay.cli.common import Format, fail, ruling_options  # one --format, one --ruling for every command
+from replay.cli.common import Format, fail, note_missing_fast_core, ruling_options  # one --format, one --ruling for every command
 
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
@@ -164,6 +164,7 @@ def register(app: typer.Typer) -> None:
         except ReplayError as e:
             fail(e.one_line(), 1)
         budget = Budget(nodes=nodes or None, seconds=seconds)
+        note_missing_fast_core()
         r = _solve_interruptibly(g, table, budget)
         core = ", fast core" if r.core == "c" else ""
         facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; budget {budget.describe()}"
@@ -347,6 +348,7 @@ def register(app: typer.Typer) -> None:
             except (OSError, ValueError) as e:
                 fail(f"cannot read {merge_into}: {e}")
             try:
+                note_missing_fast_core()
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
                                    command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
@@ -398,6 +400,7 @@ def register(app: typer.Typer) -> None:
         version, head = code_version(), commit()  # the code that runs, not the code at the end (as the table)
         t0 = time.perf_counter()
         try:
+            note_missing_fast_core()
             with progress_bar(len(jobs), form.label) as advance:
                 results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
                                 scheduler=scheduler)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import typer
 
-from replay.cli.common import Format, fail, read_log
+from replay.cli.common import Format, fail, note_missing_fast_core, read_log
 
 EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
                    "2 usage or I/O error.")
@@ -233,6 +233,7 @@ def register(app: typer.Typer) -> None:
         from replay.solver.analyse import analyse_bytes, text_lines
 
         budget = _budget(nodes, seconds)
+        note_missing_fast_core()
         raw, name = read_log(log)
         stdout = to_stdout(out)  # -o -: the JSON document on standard output, instead of the text
         target = _output(out, log, force, "-o") if out is not None and not stdout else None
