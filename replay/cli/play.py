@@ -270,20 +270,24 @@ def _printable(line: str) -> str:
 def _draw(console: Any, session: "Session", codes: bool) -> None:
     """The table as `replay show` draws it (fitted to the terminal's width), the last move (and its comment),
     then the legal moves."""
-    from replay.cli.common import print_table
+    from replay.cli.common import fit_line, print_table
     from replay.log.describe import comment_text
     from replay.log.locate import move_ref
     from replay.play.moves import short_form
 
     n = len(session.moves)
     print_table(console, session.name, session.table.game, session.table, n, n, codes)
+    lines = []
     if n:
         last = session.moves[-1]
         note = f"  {comment_text(last['comment'])}" if last.get("comment") else ""
-        console.print(f"last: {move_ref(n - 1)} {short_form(last)}{note}", markup=False)
-    for line in session.moves_lines():
-        console.print(line, markup=False)
-    console.print(f"type a number, a move such as '{session.example()}', 'undo', 'help' or 'quit'", markup=False)
+        lines.append(f"last: {move_ref(n - 1)} {short_form(last)}{note}")
+    lines += session.moves_lines()
+    lines.append(f"type a number, a move such as '{session.example()}', 'undo', 'help' or 'quit'")
+    width = console.width if console.is_terminal else None  # cut at a word, not where the terminal wraps
+    for line in lines:
+        for part in fit_line(line, width):
+            console.print(part, markup=False)
 
 
 def register(app: typer.Typer) -> None:
