@@ -20,7 +20,7 @@ def replay(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("args, starts", [
     (("deal", "exiles", "-s", "3", "-o", "-"), '{\n  "format": "replay-log/1"'),
-    (("solve", "exiles", "-s", "19", "-o", "-"), '{\n  "format": "replay-log/1"'),
+    (("solve", "exiles", "-s", "1", "-o", "-"), '{\n  "format": "replay-log/1"'),
     (("view", str(WON), "-o", "-"), "<!DOCTYPE html>"),
     (("analyse", str(WON), "--nodes", "50", "-o", "-"), '{\n "format": "replay-analysis/1"'),
     (("stats", "exiles", "--deals", "2", "-j", "1", "--nodes", "50", "-o", "-"), '{\n "deals": 2'),
