@@ -7,6 +7,7 @@ on that file.  Screenshots go to ``tests/artifacts/`` (ignored by git).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -142,15 +143,18 @@ def test_the_viewer_marks_the_refused_move(viewer_page: Any, tmp_path: Path) -> 
     assert _offsite(page, out) == []
 
 
-def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_path: Path) -> None:
-    page = viewer_page
+def _analysed(tmp_path: Path, nodes: int) -> tuple[Path, dict[str, Any]]:
+    """``replay analyse`` of ZK_LOST with ``nodes`` a position: the document's file and its content."""
     analysis = tmp_path / "analysis.json"
-    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "100", "-o",
+    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", str(nodes), "-o",
                         str(analysis)], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr
-    import json
+    return analysis, json.loads(analysis.read_text(encoding="utf-8"))
 
-    doc = json.loads(analysis.read_text(encoding="utf-8"))
+
+def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    analysis, doc = _analysed(tmp_path, 100)
     out = view(ZK_LOST, tmp_path / "analysed.html", "--analysis", str(analysis))
     _open(page, out)
     last = doc["positions"][-1]
@@ -168,14 +172,8 @@ def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_pat
 
 def test_the_timeline_shows_the_best_line_its_cards_home_and_what_each_verdict_rests_on(viewer_page: Any,
                                                                                          tmp_path: Path) -> None:
-    import json
-
     page = viewer_page
-    analysis = tmp_path / "analysis.json"
-    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "300", "-o",
-                        str(analysis)], capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(analysis.read_text(encoding="utf-8"))
+    analysis, doc = _analysed(tmp_path, 300)
     best = doc["best"]
     assert best and best["home"] > best["played_home"] and best["line"]
     # a verdict found by a strong player's play, as the solver may come to give: shown as such, beside "proved"
