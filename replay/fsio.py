@@ -91,6 +91,21 @@ def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.Path
     return target
 
 
+def probe_write(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`WriteRefused` unless :func:`atomic_write` could replace ``path`` now: a temporary file
+    can be made beside it (and is removed at once), and an existing file is not read-only.  For a command
+    that writes its file later (``replay play``, after the first move), so that it says so before any work."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise WriteRefused(f"cannot write {path}: it is read-only")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as e:
+        raise WriteRefused(f"cannot write {path}: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (temporary file, fsync, rename); raises OSError.
 
@@ -197,4 +212,4 @@ def _fsync_dir(path: Path) -> None:
         os.close(dfd)
 
 
-__all__ = ["WriteRefused", "atomic_write", "check_target", "write_text", "write_texts"]
+__all__ = ["WriteRefused", "atomic_write", "check_target", "probe_write", "write_text", "write_texts"]

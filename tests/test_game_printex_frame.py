@@ -258,7 +258,8 @@ def test_cztery_katy_builds_one_card_on_another_up_or_down_after_the_third_layou
     round_3 = create("printex-frame", variants=["cztery-katy"], rulings={"third-layout": "third-round"})
     assert cited(table_with(round_3, piles, stock=["2D"], passes=1, rounds=3), mv(round_3, src="t1", dst="t2")) is None
     base = create("printex-frame")
-    assert cited(table_with(base, piles, stock=[], passes=3), mv(base, src="t1", dst="t2")) == "pf-8"
+    # base: no building; pf-10 is cited (a card goes onto a foundation, amb-pf-target-foundation), not pf-8
+    assert cited(table_with(base, piles, stock=[], passes=3), mv(base, src="t1", dst="t2")) == "pf-10"
 
 
 def test_frame_readings_select_layouts_of_sixteen_and_twenty():

@@ -50,6 +50,9 @@ def test_every_listed_move_pasted_into_the_log_is_legal_and_every_other_is_refus
         assert f"after move {step} of {len(log.moves)}" in r.output.splitlines()[0]
         entries = listed(r.output)
         assert entries, r.output
+        doc = json.loads(moves(str(path), "--step", str(step), "--format", "json").output)
+        assert [x["move"] for x in doc["legal"]] == entries
+        entries += [a for x in doc["legal"] for a in x.get("alike", [])]  # the same move to an alike foundation
         for e in entries:
             assert check_bytes(truncated(path, step, e)).ok, e
         # every other move the game knows of, from here, breaks a rule

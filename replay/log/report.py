@@ -16,6 +16,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from replay.log.locate import move_ref
 from replay.log.names import printable_json
 
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
@@ -137,7 +138,7 @@ def problem_lines(report: Report, p: Problem) -> list[str]:
         return [f"{where}: {p.verdict}:{path} {p.message}"]
     if p.code == "false-result":
         return [f"{where}: illegal: {p.path}: {p.message}"]
-    head = f"{where}: illegal move {p.move} ({p.path})"
+    head = f"{where}: illegal {move_ref(p.move)}" if p.move is not None else f"{where}: illegal ({p.path})"
     if p.written:
         head += f" {p.written}"
     out = [head]
@@ -208,7 +209,7 @@ def report_lines(report: Report) -> list[str]:
         if report.details_omitted:
             cut += f"; {report.details_omitted} without their clause and table"
         if report.omitted:
-            cut += (f"; the report stops at move {report.cut_at} ($.moves[{report.cut_at}]): {report.omitted} more "
+            cut += (f"; the report stops at {move_ref(report.cut_at or 0)}: {report.omitted} more "
                     f"violation{'s' if report.omitted != 1 else ''} counted, not listed (a report is kept within "
                     "a few times the log's size)")
         out.append(f"{report.file}: {len(report.problems) + report.omitted} problems ({summary_of(report)}){cut}")
