@@ -74,7 +74,8 @@ def test_moves_comments_undo_and_the_log(zk: dict[str, Any]) -> None:
     s = call(bridge.between, m["from"], m["to"], "a comment")
     assert [x["comment"] for x in s["made"]] == ["first round", "a comment"]
     s = call(bridge.send, "note changed")
-    assert s["made"][-1]["comment"] == "changed" and s["reply"]["out"] == ["noted on move 1"]
+    assert s["made"][-1]["comment"] == "changed" and s["reply"]["out"] == [
+        "noted on move 2 ($.moves[1]); it replaces “a comment” ('note + TEXT' adds to a comment)"]
     s = call(bridge.send, "undo")
     assert s["reply"]["out"] == ["undone: the log has 1 move"] and len(s["made"]) == 1
     report = check_bytes(s["log"].encode())

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
-from replay.log.describe import clause_text, held
+from replay.log.describe import archive, clause_text, defaults_applied, held
 from replay.log.format import MAX_BYTES
 from replay.log.locate import Index, format_path
 from replay.log.report import CODES, VERDICTS, Problem, Report
@@ -419,8 +419,9 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
     except Bad as bad:
         return malformed(name, bad, rp)
     game = inst.game
-    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=dict(sorted(game.rulings.items())),
-                    moves=len(log.moves), claimed=log.result, until=until)
+    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=report_rulings(game),
+                    moves=len(log.moves), claimed=log.result, until=until, archive=archive(),
+                    defaulted=defaults_applied(game.id, report_rulings(game), log.rulings if rulings is None else rulings))
     card = _CARD
     deck = [card[c] for c in log.deck]
     try:
@@ -443,6 +444,11 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
             report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report
+
+
+def report_rulings(game: Game) -> dict[str, str]:
+    """Every ruling that applies to the instance, with its reading, in name order (as reports list them)."""
+    return dict(sorted(game.rulings.items()))
 
 
 def _false_result(claimed: str, actual: str, n: int, table: Table | None = None) -> str:

@@ -24,7 +24,7 @@ from replay.engine.errors import ReplayError
 from replay.log.check import (BOM, MAX_SNAPSHOTS, REPORT_PER_BYTE, REPORT_SLACK, Bad, Instance, Replay,  # noqa: F401
                               Unreadable, _deck_problem, _false_result, _form, _json_type, _short, check_log,
                               engine_moves, entry_of, instance, internal_error, judged, malformed, parsed, replay_to,
-                              strict_json, too_large, unknown)
+                              report_rulings, strict_json, too_large, unknown)
 from replay.log.format import MAX_BYTES
 from replay.log.models import GameLog
 from replay.log.report import Problem, Report

@@ -28,6 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from replay import settings
+
 PIN_FILE = Path(__file__).with_name("pyodide.json")
 
 
@@ -112,13 +114,16 @@ def _keep(where: Path, files: dict[str, bytes]) -> None:
 
 def _tarball(p: Pin) -> bytes:
     """The package's tarball, checked against the pinned hash: from ``REPLAY_PYODIDE_TARBALL``, else ``npm pack``."""
-    given = os.environ.get("REPLAY_PYODIDE_TARBALL")
-    if given:
+    try:
+        given = settings.get("REPLAY_PYODIDE_TARBALL")
+    except settings.SettingError as e:
+        raise Unavailable(str(e)) from None
+    if isinstance(given, Path):
         try:
-            data = Path(given).read_bytes()
+            data = given.read_bytes()
         except OSError as e:
             raise Unavailable(f"REPLAY_PYODIDE_TARBALL={given}: cannot read: {e.strerror or e}") from None
-        return _checked(data, p, given)
+        return _checked(data, p, str(given))
     npm = shutil.which("npm")
     if npm is None:
         raise Unavailable(f"the Play page needs {p.spec} from the npm registry, and npm is not installed "

@@ -61,6 +61,7 @@ SHIPPED = (
 NOT_REACHED = (
     "replay.corpus.files",  # the default corpus's cache: an installed edition comes first
     "replay.corpus.loader",  # the default corpus itself, on a cache miss
+    "replay.corpus.history",  # the record of changes replayed when an edition is made from the corpus (a miss)
     "replay.fsio",  # writing that cache
     "replay.log.validate",  # the session's default reader; the page gives it the plain one
     "replay.corpus.models",  # named for the type checker only, by replay.corpus.edition

@@ -105,6 +105,8 @@
     box.querySelector(".rv-moves").addEventListener("click", pick);
     var timeline = box.querySelector(".rv-timeline");
     if (timeline) timeline.addEventListener("click", pick);
+    var best = box.querySelector(".rv-best");
+    if (best) best.addEventListener("click", pick);
     slider.addEventListener("input", function () { show(Number(slider.value)); });
     document.addEventListener("keydown", function (ev) {
       if (!box.classList.contains("stepping") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
