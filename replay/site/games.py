@@ -283,7 +283,7 @@ def tested_by(d: SiteData, c: Clause, link: Linker) -> str:
         return "**Tested by** no tagged test.\n"
     lines = ["**Tested by**", ""]
     for t in refs:
-        lines.append(f"- [`{t.name}`]({link.source(t.file, t.line)}) · `{t.file}:{t.line}`")
+        lines.append(f"- {link.test(t)} · `{t.file}" + (f":{t.line}`" if t.line else "`"))
     return "\n".join(lines) + "\n"
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 import logging
 import re
 import time
+from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from replay.site import build
@@ -30,7 +32,12 @@ _state: dict[str, Any] = {}
 
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     started = time.perf_counter()
-    d = SiteData.collect()
+    from replay.engine.errors import CorpusError
+
+    try:  # the project is the configuration's folder, wherever the package is installed
+        d = SiteData.collect(Path(config["config_file_path"]).resolve().parent)
+    except CorpusError as e:
+        raise PluginError(str(e)) from None
     gen = build.generate(d)
     for uri, content in gen.files.items():
         written = files.get_file_from_path(uri)

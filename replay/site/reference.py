@@ -33,7 +33,7 @@ def module_summary(path: str) -> str:
 
 def module_file(d: SiteData, module: str) -> str:
     p = Path(*module.split("."))
-    return (p / "__init__.py").as_posix() if (d.root / p / "__init__.py").exists() else p.with_suffix(".py").as_posix()
+    return (p / "__init__.py").as_posix() if (d.code / p / "__init__.py").exists() else p.with_suffix(".py").as_posix()
 
 
 def game_of_module(module: str) -> str | None:
@@ -84,7 +84,7 @@ def reference_index(d: SiteData) -> str:
         if m == "replay":
             continue
         n = sum(1 for i in d.impls.values() if i.module == m)
-        out.append(f"| [{m}]({link.module(m)}) | {doc_md(module_summary(str(d.root / module_file(d, m))))} | "
+        out.append(f"| [{m}]({link.module(m)}) | {doc_md(module_summary(str(d.file(module_file(d, m)))))} | "
                    f"{n or ''} |")
     out += ["", "## The package", "", "::: replay", "    options:", "      show_root_heading: false",
             "      show_root_toc_entry: false", "      members: false", ""]
@@ -118,7 +118,7 @@ def layers_section(d: SiteData, link: Linker) -> list[str]:
     for n, layer in enumerate(rows, start=1):
         cells = []
         for m in layer:
-            summary = module_summary(str(d.root / module_file(d, m)))
+            summary = module_summary(str(d.file(module_file(d, m))))
             cells.append(f"[{m}]({link.module(m)})" + (f": {doc_md(summary)}" if summary else ""))
         out.append(f"| {n} | {'<br>'.join(cells)} |")
     return out + [""]
@@ -146,7 +146,7 @@ def highlighted_lines(code: str) -> list[str]:
 def source_page(d: SiteData, path: str) -> str:
     here = d.source_page(path)
     link = Linker(d, here)
-    code = (d.root / path).read_text(encoding="utf-8")
+    code = d.file(path).read_text(encoding="utf-8")
     lines = highlighted_lines(code)
     ranges = {i.line: i for i in d.impls.values() if i.file == path}
     ends = {i.end_line for i in ranges.values()}

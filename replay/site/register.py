@@ -171,7 +171,7 @@ def coverage_page(d: SiteData) -> str:
     for c in report["clauses"]:
         fns = ", ".join(link.code_ref(f) for f in c["functions"] if f in d.impls)
         refs = d.tests.get(c["clause"], [])
-        tests = ", ".join(f"[{i}]({link.source(t.file, t.line)} \"{t.name}\")" for i, t in enumerate(refs, start=1))
+        tests = ", ".join(link.test(t, str(i), t.name) for i, t in enumerate(refs, start=1))
         status = c["status"] + (f": {link.prose(c['excuse'])}" if c.get("excuse") else "")
         out.append(f"| [{c['clause']}]({link.clause(c['clause'])}) | {c['kind']} | {status} | {fns} | {tests} |")
     out += ["", "</div>", ""]
