@@ -155,6 +155,7 @@ class SiteData:
     examples: list[Example]
     broken: list[Path] = field(default_factory=list)
     code: Path = ROOT  #: the folder holding the ``replay`` package whose code the site shows
+    site_url: str | None = None  #: the public address (``site_url`` of ``mkdocs.yml``), when it names one
 
     @classmethod
     def collect(cls, root: Path = ROOT) -> SiteData:
@@ -180,6 +181,13 @@ class SiteData:
         )
 
     # ------------------------------------------------------------------ lookups
+
+    @cached_property
+    def facts(self) -> Any:
+        """The edition's version, commit and date (:func:`replay.site.about.edition_facts`)."""
+        from replay.site.about import edition_facts
+
+        return edition_facts(self.root)
 
     @cached_property
     def by_clause(self) -> dict[str, list[registry.Implementation]]:

@@ -154,7 +154,7 @@ def example_page(d: SiteData, r: Replayed) -> str:
             f"`replay view {e.rel}` writes the same viewer as one file.", ""]
     from replay.view.render import viewer_html
 
-    out += [raw_block(viewer_html(r.view, rules_base(e.page))), ""]
+    out += [raw_block(viewer_html(r.view, rules_base(e.page), log_href=f"../{e.path.name}")), ""]
     if r.verdict != "valid" and r.problem is not None and getattr(r.problem, "move", None) is not None:
         out += [f"!!! failure \"Move {r.problem.move + 1} is refused\"", f"    {verdict_text(r, link)}", ""]
     final = r.steps[-1].snapshot if r.steps else (r.start or {})
