@@ -18,6 +18,7 @@ precision, dictionaries are walked in layout order, and nothing depends on time.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Iterable, Mapping, Sequence
 
@@ -243,15 +244,17 @@ def table_parts(
     grid = Grid(list(zip(rows, cols)))
     # a group of piles, each an image named by its cards (as `replay show` tells them), for screen readers
     head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table", role="group"))
-    groups = [_pile_group(name, role, grid.x(col), grid.y(row), list(piles.get(name, ())),
+    groups = [_pile_group(name, role, grid.x(col), grid.y(row), tuple(piles.get(name, ())),
                           foundation_suits.get(name), name == src, name == dst)
               for name, role, row, col in zip(names, roles, rows, cols)]
     return head, groups, "</svg>"
 
 
-def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit: str | None, is_src: bool,
+@lru_cache(maxsize=65536)
+def _pile_group(name: str, role: str, x: float, y: float, cards: tuple[str, ...], suit: str | None, is_src: bool,
                 is_dst: bool) -> str:
-    """One container of :func:`table_svg` as an SVG group."""
+    """One container of :func:`table_svg` as an SVG group (a pure function: a game's steps share most of
+    their groups, and the site draws thousands of steps, so each is drawn once)."""
     stroke, width = None, 1.5
     if is_src:
         stroke, width = "#ef6c00", 4.0

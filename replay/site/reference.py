@@ -47,7 +47,9 @@ def api_page(d: SiteData, module: str) -> str:
     link = Linker(d, here)
     path = module_file(d, module)
     impls = [i for i in d.impls.values() if i.module == module]
-    out = ["---", f"title: {module}", "search:", "  boost: 0.5", "---", "", f"# `{module}`", ""]
+    # out of the search index: the reference was a quarter of it, fetched by every page (the search box finds
+    # the rules; the code is found from the clauses, the reference index and the source pages)
+    out = ["---", f"title: {module}", "search:", "  exclude: true", "---", "", f"# `{module}`", ""]
     facts = [f"[Source]({link.source(path)}) `{path}`"]
     gid = game_of_module(module)
     if gid and gid in d.corpus.games:
@@ -128,7 +130,43 @@ def layers_section(d: SiteData, link: Linker) -> list[str]:
 
 
 def highlighted_lines(code: str) -> list[str]:
-    """Python source -> one HTML fragment per line (Pygments, every span closed on its line)."""
+    """Python source -> one HTML fragment per line (Pygments, every span closed on its line).
+
+    Highlighting is most of the generator's time, and most files do not change between two builds: the
+    lines are kept in the cache directory (``REPLAY_CACHE_DIR``, as the corpus's parsed files), keyed by the
+    SHA-256 of the code and the Pygments version.
+    """
+    import hashlib
+    import json
+
+    import pygments
+
+    from replay.corpus.files import cache_dir
+
+    folder = cache_dir()
+    path = None
+    if folder is not None:
+        key = hashlib.sha256(f"{pygments.__version__}\0".encode() + code.encode("utf-8")).hexdigest()
+        path = folder / "site-source" / f"{key}.json"
+        try:
+            lines = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(lines, list) and all(isinstance(x, str) for x in lines):
+                return lines
+        except (OSError, ValueError):
+            pass
+    lines = _highlight(code)
+    if path is not None:
+        from replay.fsio import atomic_write
+
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, json.dumps(lines).encode("utf-8"))
+        except OSError:
+            pass  # no cache: the next build highlights again
+    return lines
+
+
+def _highlight(code: str) -> list[str]:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer, TextLexer
