@@ -225,7 +225,7 @@ def text_page(d: SiteData, tid: str) -> str:
            "clause a `seg`, the repairs as `sic`/`corr`" + (", the modern spelling as `orig`/`reg`" if t.language == "ru"
                                                             else "") + ", the translations; "
            "what `replay corpus export --format tei` writes)", ""]
-    layers = [("Diplomatic", "diplomatic", t.language)]
+    layers: list[tuple[str, str, str]] = [("Diplomatic", "diplomatic", t.language)]
     if t.language == "ru":
         layers.append(("Modern spelling", "modern", "ru"))
     layers.append(("Translation", "translation", "en"))
