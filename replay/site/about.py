@@ -1,7 +1,7 @@
 """What a historian needs to cite the edition: its version, the licences, a citation for each clause, and
 each text whole (its diplomatic text, modern reading and translation run on, its TEI P5 document).
 
-* :func:`edition_facts`: the version (the package's), the commit and its date (git, in a checkout; else
+* :func:`replay.site.data.edition_facts`: the version (the package's), the commit and its date (git, in a checkout; else
   the commit recorded in the wheel and the day of the build), for the footer and the citations;
 * :func:`cite_line`: "cite this clause", with the stable URL when ``mkdocs.yml`` names a ``site_url``, and
   saying plainly what the citation lacks when it does not (there is no public host to invent);
@@ -15,47 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import io
-import subprocess
-from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
-from replay.site.data import SiteData
+from replay.site.data import EditionFacts, SiteData, edition_facts
 from replay.site.links import Linker
 from replay.site.text import attr, esc, fence
 
 LICENCE_PAGE = "licence.md"
 TEXTS_DIR = "texts"
 SITE_TITLE = "replay: an archive of old patience rules"
-
-
-@dataclass(frozen=True)
-class EditionFacts:
-    version: str  #: the package's version
-    commit: str | None  #: the short hash of the commit the site is built from
-    date: str  #: that commit's date (ISO), else the day of the build
-    dirty: bool = False  #: the files differ from the commit
-
-
-def _git(root: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
-
-
-def edition_facts(root: Path) -> EditionFacts:
-    from replay import __version__
-
-    line = _git(root, "log", "-1", "--format=%h %cs")
-    if line and " " in line:
-        commit, day = line.split(" ", 1)
-        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no", "--", "corpus", "replay"))
-        return EditionFacts(__version__, commit, day, dirty)
-    from replay.solver.version import build_commit
-
-    return EditionFacts(__version__, build_commit(), date.today().isoformat())
 
 
 def version_text(f: EditionFacts) -> str:
@@ -206,9 +174,12 @@ def _paragraphs(d: SiteData, tid: str, layer: str, link: Linker) -> str:
     return "\n\n".join(" ".join(p) for p in paras if p)
 
 
-def text_page(d: SiteData, tid: str) -> str:
-    from replay.site.register import source_download
+def source_download(file: str) -> str:
+    """Where the site serves a verbatim source file (``sources/<name>``, beside the sources page)."""
+    return "sources/" + file.rsplit("/", 1)[-1]
 
+
+def text_page(d: SiteData, tid: str) -> str:
     here = text_page_uri(tid)
     link = Linker(d, here)
     t = d.corpus.texts[tid]

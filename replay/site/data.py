@@ -19,7 +19,9 @@ relative ``.md`` links, which MkDocs checks (file and anchor) at build time.
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,35 @@ def corpus_root(root: Path) -> Path:
     except CorpusError:
         raise CorpusError(f"replay site: no corpus: {root} has no corpus/ and the installed package ships none; "
                           "set REPLAY_CORPUS to a corpus folder") from None
+
+
+@dataclass(frozen=True)
+class EditionFacts:
+    version: str  #: the package's version
+    commit: str | None  #: the short hash of the commit the site is built from
+    date: str  #: that commit's date (ISO), else the day of the build
+    dirty: bool = False  #: the files differ from the commit
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def edition_facts(root: Path) -> EditionFacts:
+    from replay import __version__
+
+    line = _git(root, "log", "-1", "--format=%h %cs")
+    if line and " " in line:
+        commit, day = line.split(" ", 1)
+        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no", "--", "corpus", "replay"))
+        return EditionFacts(__version__, commit, day, dirty)
+    from replay.solver.version import build_commit
+
+    return EditionFacts(__version__, build_commit(), date.today().isoformat())
 
 
 @dataclass
@@ -184,9 +215,7 @@ class SiteData:
 
     @cached_property
     def facts(self) -> Any:
-        """The edition's version, commit and date (:func:`replay.site.about.edition_facts`)."""
-        from replay.site.about import edition_facts
-
+        """The edition's version, commit and date (:func:`edition_facts`)."""
         return edition_facts(self.root)
 
     @cached_property

@@ -9,7 +9,7 @@ from typing import Any
 
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.games import STATUS_TEXT, ambiguity_body, layouts_of, provenance_section
-from replay.site.about import numbering_section, tei_uri, text_page_uri
+from replay.site.about import numbering_section, source_download, tei_uri, text_page_uri
 from replay.site.links import Linker
 from replay.site.text import attr, esc, fence, raw_block
 
@@ -178,9 +178,6 @@ def sources_page(d: SiteData) -> str:
     return "\n".join(out) + "\n"
 
 
-def source_download(file: str) -> str:
-    """Where the site serves a verbatim source file (``sources/<name>``, beside the sources page)."""
-    return "sources/" + file.rsplit("/", 1)[-1]
 
 
 
