@@ -46,6 +46,19 @@ def test_it_holds_what_the_corpus_says(data: dict) -> None:
         assert [(p.name, p.row, p.col, p.role, p.label) for p in plan.piles] == \
             [(p.name, p.row, p.col, p.role, p.label) for p in spec.piles]
         assert list(plan.deal) == spec.deal and {k: dict(v) for k, v in plan.arrangements.items()} == spec.arrangements
+    # the record of changes (corpus/changes.yaml) as replay.corpus.history replays it: what validate names
+    from replay.corpus.history import archive_version, rulings_of
+
+    assert e.archive == archive_version(corpus)
+    recorded = rulings_of(corpus)
+    assert {(g, r) for g, rs in e.history.items() for r in rs} == set(recorded)
+    for (game, name), h in recorded.items():
+        mine = e.history_of(game, name)
+        assert mine is not None
+        assert (mine.introduced, mine.before, mine.default_since, mine.default_since_commit) == \
+            (h.introduced.version, h.before, h.default_since.version, h.default_since.commit)
+        assert [(x.reading, x.until) for x in mine.earlier_defaults] == [(r, m.version) for r, m in h.earlier_defaults]
+    assert e.history_of("exiles", "no-such-ruling") is None
 
 
 def _place(data: dict, edit) -> str:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from replay.cli import app
 from replay.fsio import WriteRefused, atomic_write, check_target, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
-WON_SEED = 19  # exiles: won in a few hundred nodes
+WON_SEED = 1  # exiles: won in a few hundred nodes
 runner = CliRunner()
 
 
@@ -61,9 +61,16 @@ CHILD = textwrap.dedent('''
         def __getattr__(self, name):
             return getattr(self.f, name)
 
+    opened = [0]
+    pause_at = int(os.environ.get("PAUSE_AT_WRITE", "1"))  # pause at the Nth file opened for writing
+
     def pausing_open(file, mode="r", *args, **kwargs):
         f = real_open(file, mode, *args, **kwargs)
-        return Paused(f) if any(c in mode for c in "wax+") else f
+        if any(c in mode for c in "wax+"):
+            opened[0] += 1
+            if opened[0] == pause_at:
+                return Paused(f)
+        return f
 
     setup = sys.argv[1]
     args = sys.argv[2:]
@@ -75,17 +82,21 @@ CHILD = textwrap.dedent('''
         if setup.startswith("snapshot="):
             import pathlib
             import replay.trace.coverage as cov
+            import replay.trace.testindex as ti
             import replay.cli.trace  # noqa: F401
-            cov.SNAPSHOT = pathlib.Path(setup.split("=", 1)[1])
+            snapshot, _, index = setup.split("=", 1)[1].partition(",")
+            cov.SNAPSHOT = pathlib.Path(snapshot)
+            if index:
+                ti.INDEX = pathlib.Path(index)
         from replay.cli import app
         io.open = pausing_open
         app(args, prog_name="replay")
 ''')
 
 
-def kill_mid_write(setup: str, *args: str) -> None:
+def kill_mid_write(setup: str, *args: str, pause_at: int = 1) -> None:
     p = subprocess.Popen([sys.executable, "-c", CHILD, setup, *args], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, env={**os.environ, "PAUSE_AT_WRITE": str(pause_at)})
     try:
         assert p.stdout is not None
         for line in p.stdout:  # the command's own output, then the pause
@@ -138,6 +149,29 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_whole(tmp_path, stats_dat
 
 
 # --------------------------------------------------------------------------- the helper
+
+
+def test_coverage_update_killed_between_its_two_files_leaves_both_old(tmp_path):
+    """`coverage --update` writes data/coverage.json and data/testindex.json: killed while writing the second,
+    the first must not have been replaced yet (the two are staged, then renamed together)."""
+    snapshot, index = tmp_path / "coverage.json", tmp_path / "testindex.json"
+    snapshot.write_text("old snapshot\n")
+    index.write_text("old index\n")
+    kill_mid_write(f"snapshot={snapshot},{index}", "coverage", "--update", pause_at=2)
+    assert snapshot.read_text() == "old snapshot\n" and index.read_text() == "old index\n"
+
+
+def test_write_texts_writes_every_file_or_refuses_before_writing_any(tmp_path):
+    from replay.fsio import write_texts
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("old a")
+    with pytest.raises(WriteRefused, match="exists"):
+        write_texts([(b, "new b"), (a, "new a")])
+    assert not b.exists() and a.read_text() == "old a"  # checked first: nothing written
+    assert write_texts([(a, "new a"), (b, "new b")], force=True) == [a, b]
+    assert (a.read_text(), b.read_text()) == ("new a", "new b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
 
 
 def test_atomic_write_replaces_and_keeps_the_mode(tmp_path):

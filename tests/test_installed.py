@@ -114,7 +114,7 @@ def test_the_wheel_installs_and_runs_on_every_python_here(tmp_path, wheel, minor
     assert p.returncode == 0 and p.stdout.startswith("replay "), p.stdout + p.stderr
     p = _run(venv, "validate", str(ROOT / "examples" / "games"))
     assert p.returncode == 0 and "valid" in p.stdout.splitlines()[-1], p.stdout + p.stderr
-    p = _run(venv, "solve", "exiles", "--seed", "8", "--nodes", "5000")
+    p = _run(venv, "solve", "exiles", "--seed", "1", "--nodes", "5000")
     assert p.returncode == 0 and "fast core" in p.stderr, p.stderr
 
 
@@ -186,5 +186,28 @@ def test_the_wheel_carries_the_fast_core_it_was_built_with(installed):
                        env={**json.loads(installed["env"]), "CC": "/nonexistent-compiler"}, cwd=installed["cwd"])
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == "True", p.stdout + p.stderr
-    p = _run(installed, "solve", "exiles", "--seed", "8", "--nodes", "5000")
+    p = _run(installed, "solve", "exiles", "--seed", "1", "--nodes", "5000")
     assert p.returncode == 0 and "fast core" in p.stderr, p.stderr
+
+
+def test_without_a_compiler_the_install_goes_on_and_the_solver_says_it_searches_in_python(tmp_path):
+    """A machine without a C compiler: the sdist-style build from the checkout (no fast core compiled) still
+    installs, --version says the solver searches in Python, and solve says so in one line as it starts."""
+    src = tmp_path / "src"  # the checkout as it is, without its built core
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "site", "build", "dist", "_fastcore-*.so",
+                                                             "__pycache__", "artifacts", ".hypothesis"))
+    out = tmp_path / "dist"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                            "-w", str(out), str(src)], capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "CC": "/nonexistent/cc"})
+    assert built.returncode == 0, built.stderr[-2000:]
+    plain = next(out.glob("patience_replay-*.whl"))
+    assert plain.name.endswith("-py3-none-any.whl"), plain.name  # pure Python without its core
+    venv = _venv(tmp_path / "venv", sys.executable, plain)
+    env = {**json.loads(venv["env"]), "CC": "/nonexistent/cc"}
+    p = subprocess.run([str(Path(venv["bin"]) / "replay"), "--version"], capture_output=True, text=True, env=env)
+    assert p.stdout.splitlines()[1].startswith("solver: Python search (no fast core"), p.stdout
+    p = subprocess.run([str(Path(venv["bin"]) / "replay"), "solve", "exiles", "--seed", "8", "--nodes", "2000"],
+                       capture_output=True, text=True, env=env)
+    notes = [x for x in p.stderr.splitlines() if x.startswith("replay: note: ")]
+    assert len(notes) == 1 and "35 to 90 times slower" in notes[0], p.stderr

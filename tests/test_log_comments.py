@@ -81,7 +81,7 @@ def test_show_prints_the_comment_of_the_last_move_on_one_safe_line(tmp_path):
     f.write_text(dumps(d), encoding="utf-8")
     r = runner.invoke(app, ["show", str(f), "--step", "3"])
     assert r.exit_code == 0, r.output
-    assert "comment on move 2: “kept the queen for later [31m”" in r.output
+    assert "comment on move 3 ($.moves[2]): “kept the queen for later [31m”" in r.output
     assert "\x1b" not in r.output
     r = runner.invoke(app, ["show", str(f), "--step", "2"])  # the next move is quoted as written, comment included
     assert "comment on move" not in r.output and '"comment": "kept the queen\\nfor later \\u001b[31m"' in r.output

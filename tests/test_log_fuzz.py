@@ -457,7 +457,7 @@ def test_a_lenient_report_stays_within_a_few_times_its_log_and_says_where_it_sto
     assert all(p.diplomatic is None and p.held is None for p in report.problems[-report.details_omitted:])
     assert report.problems[0].diplomatic and report.problems[0].snapshot
     last = report_lines(report)[-1]
-    assert f"the report stops at move {report.cut_at} ($.moves[{report.cut_at}]): {report.omitted} more" in last
+    assert f"the report stops at move {report.cut_at + 1} ($.moves[{report.cut_at}]): {report.omitted} more" in last
     assert last.startswith("many.json: 12000 problems")
     small = check_bytes(_many_deals(40), "few.json", lenient=True)  # a small report is whole
     assert small.omitted == small.details_omitted == 0 and all(p.diplomatic for p in small.problems)

@@ -138,16 +138,22 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_exit_2(scheduler):
     workers = _workers(address, 1, tmp)
     try:
         _wait_for_workers(address, 1)
-        run = _replay(*STATS, "--deals", "200", "--nodes", "200000", "--scheduler", address)
-        time.sleep(3)
-        assert run.poll() is None, run.communicate()
+        run = _replay(*STATS, "--deals", "2000", "--nodes", "200000", "--scheduler", address)
+        assert run.stderr is not None
+        seen = []
+        for line in run.stderr:  # the progress lines: the run is under way once the first deals are done
+            seen.append(line)
+            if re.fullmatch(r"\S+: [1-9]\d*/2000 deals, .*\n", line):
+                break
+        else:
+            pytest.fail("the run ended before any deal was done: " + "".join(seen)[-2000:])
         proc.kill()
-        out, err = run.communicate(timeout=120)
+        out, err = run.communicate(timeout=180)
     finally:
         for w in workers:
             w.kill()
-    assert run.returncode == 2, out + err
-    assert "the scheduler was lost during the run" in one_line(err)
+    assert run.returncode == 2, out + "".join(seen) + err
+    assert "the scheduler was lost during the run" in one_line(err), err
 
 
 def test_a_worker_lost_mid_run_is_recomputed_with_the_same_results(scheduler, tmp_path):

@@ -6,7 +6,8 @@
   cache without validating it again (``model_construct``), and the result is the same corpus, to the
   types and the set fields; an edited cache entry or other code is validated again.
 - ``replay validate LOG`` with a warm cache reads the cached edition: it imports no corpus model, no
-  YAML, rich or multiprocessing.
+  YAML, rich or multiprocessing, also when it names the readings applied to a ruling the log leaves
+  out (the rulings' history is in the edition).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG = ROOT / "examples" / "games" / "zwarta-kolumna" / "base" / "lost-seed-1.json"
+OLD_LOG = ROOT / "examples" / "games" / "zwarta-kolumna" / "cztery-katy" / "lost-seed-1.json"
 HEAVY = ("pydantic", "yaml", "rich", "multiprocessing", "concurrent.futures",
          "replay.corpus.loader", "replay.corpus.models", "replay.engine.game", "replay.games.zwarta_kolumna")
 
@@ -82,6 +84,14 @@ def test_validate_with_a_warm_cache_loads_no_corpus_model_and_imports_nothing_he
     warm = _python(code, tmp_path)
     assert "valid (zwarta-kolumna" in warm.stdout, warm.stderr
     assert _report(warm) == {"heavy": [], "built": []}
+    # a log that leaves a ruling out is told the reading applied and its history from the same cached edition
+    old = json.loads(OLD_LOG.read_bytes())
+    del old["rulings"]["base-timing"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    older = _python(_run_cli(["validate", str(path)], report), tmp_path)
+    assert "base-timing=on-dealing (a ruling since 0.1.0" in older.stdout, older.stderr
+    assert _report(older) == {"heavy": [], "built": []}
 
 
 def _same(u: object, v: object, where: str) -> None:

@@ -30,6 +30,15 @@ class Format(str, Enum):
     json = "json"
 
 
+#: ``-o -``: standard output, as in curl (every command with ``-o``; those that cannot write there say so)
+STDOUT = "-"
+
+
+def to_stdout(out: object) -> bool:
+    """Whether an ``--out`` value means standard output (``-``)."""
+    return out is not None and str(out) == STDOUT
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one line to stderr (white space folded: never two lines) and exit with ``code``.
 
@@ -113,15 +122,56 @@ def print_table(console: "Console", name: str, game: Game, table: Table, made: i
     changed = {k: v for k, v in game.rulings.items() if defs[k].default != v}
     if changed:
         console.print("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-    console.print(f"layout {game.layout.spec.id}; {state_line(table)}", markup=False)
+    width = console.width if console.is_terminal else None
+    for line in fit_line(f"layout {game.layout.spec.id}; {state_line(table)}", width, sep="; "):
+        console.print(line, markup=False)
     console.print()
-    for line in draw(table, codes, style):
+    for line in draw(table, codes, style, width):
         console.print(line, markup=style is rich_style)
     if full:
         console.print()
         for line in piles_listing(table, codes, style):
             console.print(line, markup=style is rich_style)
     console.print()
+
+
+def fit_line(line: str, width: int | None, sep: str = " ") -> list[str]:
+    """``line`` in lines of at most ``width`` characters (a terminal's), cut where ``sep`` stands (a space; the
+    state line's ``"; "``, which stays at the end of the line it ends), each further line indented two spaces
+    past the first's indent; as it is when it fits or ``width`` is None (not a terminal).  A word longer than
+    the width stays whole (the terminal wraps it)."""
+    if width is None or len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    words = line.split(sep)
+    out: list[str] = []
+    cur = words[0]
+    for w in words[1:]:
+        if not w and sep == " ":  # two spaces in a row: kept within a line, dropped at a cut
+            cur += sep
+            continue
+        if len(cur) + len(sep) + len(w) <= width or cur.strip() == "":
+            cur += sep + w
+        else:
+            out.append((cur + sep).rstrip())
+            cur = indent + w
+    out.append(cur)
+    return out
+
+
+def note_missing_fast_core() -> None:
+    """Say in one line on standard error when the solver will search without its fast core (not built, no
+    compiler, or a library that does not load): the answers are the same, 35 to 90 times slower.  The
+    install cannot say it (pip shows a build's messages only with -v); REPLAY_NO_FASTCORE=1 asks for it, so
+    that is not noted."""
+    from replay import fastcore, settings
+
+    if settings.get("REPLAY_NO_FASTCORE") or fastcore.library() is not None:
+        return
+    from replay.fastcore.build import status
+
+    typer.echo(f"replay: note: {status()}; the same answers, 35 to 90 times slower (install a C compiler and "
+               "reinstall to build it)", err=True)
 
 
 def read_log(path: str) -> tuple[bytes, str]:

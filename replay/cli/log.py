@@ -179,7 +179,7 @@ def show(
     from rich.console import Console
 
     from replay.log.describe import comment_text
-    from replay.log.locate import format_path
+    from replay.log.locate import move_ref
     from replay.log.validate import Replay
 
     o = open_log(log, step)
@@ -189,14 +189,14 @@ def show(
     print_table(console, name, o.inst.game, table, made, len(parsed.moves), codes, full)
     comment = parsed.moves[made - 1].comment if made else None
     if comment:
-        console.print(f"comment on move {made - 1}: {comment_text(comment)}", markup=False)
+        console.print(f"comment on {move_ref(made - 1)}: {comment_text(comment)}", markup=False)
     if o.report.problems:
         print_violation(o)
-        typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)
+        typer.echo(f"{name}: the table is shown before {move_ref(made)}, the first illegal move", err=True)
         raise typer.Exit(1)
     if made < len(parsed.moves):
         nxt = Replay(parsed, name, data).written(made)
-        console.print(f"next: move {made} ({format_path(['moves', made])}) {nxt}", markup=False)
+        console.print(f"next: {move_ref(made)} {nxt}", markup=False)
     elif made == target:
         console.print(f"end of the log: {table.outcome()}", markup=False)
 
@@ -212,7 +212,7 @@ def deal(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
                                        help="Seed of the shuffle (default: a random one)."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                      help="Write the log to FILE (default: standard output), atomically."),
+                                      help="Write the log to FILE (default, or -: standard output), atomically."),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
     """Write a new log (header and shuffled deck, no moves) to standard output or a file.
@@ -220,9 +220,12 @@ def deal(
     The same seed gives the same deck: the shuffle (SplitMix64 and Fisher-Yates) is described in the
     log format's documentation.
     """
+    from replay.cli.common import to_stdout
     from replay.fsio import WriteRefused, check_target, write_text
     from replay.log.play import dumps
 
+    if to_stdout(out):  # -o -: standard output, as in curl
+        out = None
     try:
         if out is not None:  # before any work: a bad output path costs nothing
             check_target(out, force=force)

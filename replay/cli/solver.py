@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from replay.cli.common import Format, fail, ruling_options  # one --format, one --ruling for every command
+from replay.cli.common import Format, fail, note_missing_fast_core, ruling_options  # one --format, one --ruling for every command
 
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
                                                 help="Budget: seconds (machine-dependent)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="Write the won log to FILE (default: standard output)."),
+                                           help="Write the won log to FILE (default, or -: standard output)."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists (never the input log)."),
     ) -> None:
         """Search for a winning line and write it as a complete log.
@@ -116,6 +116,10 @@ def register(app: typer.Typer) -> None:
             fail("--nodes must be 0 (no limit) or more")
         if seconds is not None and seconds <= 0:
             fail("--seconds must be positive")
+        from replay.cli.common import to_stdout
+
+        if to_stdout(out):  # -o -: standard output, as in curl
+            out = None
         if log is not None and game is None and not log.exists():
             from replay.games.catalog import MODULES
 
@@ -160,6 +164,7 @@ def register(app: typer.Typer) -> None:
         except ReplayError as e:
             fail(e.one_line(), 1)
         budget = Budget(nodes=nodes or None, seconds=seconds)
+        note_missing_fast_core()
         r = _solve_interruptibly(g, table, budget)
         core = ", fast core" if r.core == "c" else ""
         facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; budget {budget.describe()}"
@@ -225,7 +230,8 @@ def register(app: typer.Typer) -> None:
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="Write to FILE: with GAME the figures as JSON (a row for --also); "
-                                                "with --table the data file; with --page the Markdown page."),
+                                                "with --table the data file; with --page the Markdown page (-: "
+                                                "standard output, instead of the text)."),
         page: Optional[Path] = typer.Option(None, "--page", metavar="FILE",
                                             help="Render the results page from this data file."),
         also: List[Path] = typer.Option([], "--also", metavar="FILE",
@@ -265,6 +271,11 @@ def register(app: typer.Typer) -> None:
         modes = sum([game is not None, table, page is not None])
         if modes != 1:
             fail("give one of: GAME, --table, --page FILE")
+        from replay.cli.common import to_stdout
+
+        stdout = to_stdout(out) or to_stdout(json_out)  # -o -: what FILE would hold goes to standard output
+        if stdout:
+            out = json_out = None
         # options that would do nothing in the mode chosen are refused, not ignored
         given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
                  "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
@@ -311,7 +322,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
             except (ValueError, KeyError) as e:  # the file is read, and rejected: 1, as the help says
                 fail(f"cannot render {page}: {e}", 1)
-            if out is None:
+            if out is None:  # none, or -o -
                 typer.echo(text, nl=False)
             else:
                 try:
@@ -323,8 +334,8 @@ def register(app: typer.Typer) -> None:
         if table:
             from replay.solver import table as T
 
-            if out is None:
-                fail("--table needs --out FILE (the data file)")
+            if out is None and not stdout:
+                fail("--table needs --out FILE (the data file; -: standard output)")
             if merge_into is not None and not only:
                 fail("--merge-into needs --only GAME")
             from replay.games.catalog import MODULES
@@ -337,6 +348,7 @@ def register(app: typer.Typer) -> None:
             except (OSError, ValueError) as e:
                 fail(f"cannot read {merge_into}: {e}")
             try:
+                note_missing_fast_core()
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
                                    command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
@@ -355,6 +367,11 @@ def register(app: typer.Typer) -> None:
                     data = T.merge(full, data)
                 except (KeyError, ValueError) as e:
                     fail(f"cannot merge into {merge_into}: {e}")
+            if out is None:  # -o -
+                import json
+
+                typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+                return
             try:
                 T.save(data, out, inputs=[] if updating else inputs, force=force, update=updating)
             except WriteRefused as e:
@@ -383,6 +400,7 @@ def register(app: typer.Typer) -> None:
         version, head = code_version(), commit()  # the code that runs, not the code at the end (as the table)
         t0 = time.perf_counter()
         try:
+            note_missing_fast_core()
             with progress_bar(len(jobs), form.label) as advance:
                 results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
                                 scheduler=scheduler)
@@ -401,7 +419,7 @@ def register(app: typer.Typer) -> None:
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),
                        budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())
-        if fmt is Format.json:
+        if fmt is Format.json or stdout:
             import json
 
             typer.echo(json.dumps(summary, indent=1))

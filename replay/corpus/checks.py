@@ -48,7 +48,8 @@ def check_corpus(root: Path | None = None) -> list[Problem]:
     except CorpusError as e:
         return [Problem(str(e).split(":", 1)[0], "", str(e).split(":", 1)[-1].strip())]
     out: list[Problem] = []
-    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses):
+    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses,
+               _changes):
         out.extend(fn(corpus))
     return out
 
@@ -313,3 +314,12 @@ def _witnesses(c: Corpus) -> list[Problem]:
             if key not in used:
                 out.append(Problem(f, w.id, f"source {key!r} is quoted by no passage"))
     return out
+
+
+def _changes(c: Corpus) -> list[Problem]:
+    """The record of changes agrees with the register: every ruling, reading and default of the register is
+    accounted for version by version (:func:`replay.corpus.history.problems`)."""
+    from replay.corpus.history import problems
+
+    return [Problem("changes.yaml", "", p) for p in problems(c)]
+

@@ -62,9 +62,11 @@ def _default() -> E.Edition:
 
 
 def _code() -> bytes:
-    """The source of the code that makes and reads a cached edition (a change is a new cache entry)."""
+    """The source of the code that makes and reads a cached edition (a change is a new cache entry): the
+    edition's two modules and the replay of the record of changes (:mod:`replay.corpus.history`)."""
+    here = Path(__file__)
     try:
-        return Path(E.__file__ or "").read_bytes() + Path(__file__).read_bytes()
+        return Path(E.__file__ or "").read_bytes() + here.read_bytes() + (here.parent / "history.py").read_bytes()
     except OSError:
         return b""
 
@@ -87,7 +89,23 @@ def edition_of(corpus: Corpus) -> E.Edition:
         clauses[cid] = E.ClauseText(id=cid, game=c.game, language=corpus.texts[corpus.text_of[cid]].language,
                                     original=original, translation=c.translation, verbatim=c.verbatim,
                                     normalized=c.normalized)
-    return E.Edition(games=games, layouts=layouts, rulings={g: r for g, r in rulings.items() if r}, clauses=clauses)
+    archive, history = history_of(corpus)
+    return E.Edition(games=games, layouts=layouts, rulings={g: r for g, r in rulings.items() if r}, clauses=clauses,
+                     archive=archive, history=history)
+
+
+def history_of(corpus: Corpus) -> tuple[str | None, dict[str, dict[str, E.RulingHistory]]]:
+    """The archive's version and every recorded ruling's history (game -> ruling -> history), as
+    :mod:`replay.corpus.history` replays ``corpus/changes.yaml`` (None and empty without the record)."""
+    from replay.corpus.history import archive_version, rulings_of as recorded
+
+    out: dict[str, dict[str, E.RulingHistory]] = {}
+    for (game, name), h in recorded(corpus).items():
+        out.setdefault(game, {})[name] = E.RulingHistory(
+            introduced=h.introduced.version, before=h.before, default_since=h.default_since.version,
+            default_since_commit=h.default_since.commit,
+            earlier_defaults=tuple(E.EarlierDefault(r, m.version) for r, m in h.earlier_defaults))
+    return archive_version(corpus), out
 
 
 def layout_plan(spec: LayoutSpec) -> E.LayoutPlan:

@@ -10,13 +10,14 @@ import hashlib
 import os
 from pathlib import Path
 
+from replay import settings
 from replay.engine.errors import CorpusError
 
 
 def corpus_dir() -> Path:
-    env = os.environ.get("REPLAY_CORPUS")
-    if env:
-        return Path(env)
+    given = settings.get("REPLAY_CORPUS")  # a SettingError when it is not a directory
+    if isinstance(given, Path):
+        return given
     here = Path(__file__).resolve()
     for candidate in (here.parents[2] / "corpus", here.parents[1] / "_corpus"):
         if (candidate / "texts").is_dir():
@@ -31,9 +32,9 @@ def cache_dir() -> Path | None:
     directory (platformdirs): ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay`` on Linux,
     ``~/Library/Caches/replay`` on macOS, ``%LOCALAPPDATA%\\replay\\Cache`` on Windows.
     """
-    env = os.environ.get("REPLAY_CACHE_DIR")
-    if env is not None:
-        return Path(env) if env else None
+    if "REPLAY_CACHE_DIR" in os.environ:
+        given = settings.get("REPLAY_CACHE_DIR")
+        return given if isinstance(given, Path) else None
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("replay", appauthor=False))

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from replay.corpus.models import (
     AmbiguitiesFile,
     Ambiguity,
+    ChangesFile,
     Clause,
     ClauseLockFile,
     ClausesFile,
@@ -295,6 +296,7 @@ class Corpus:
     lock: ClauseLockFile | None
     text_of: dict[str, str] = field(default_factory=dict)  #: clause ID -> text ID
     witnesses: dict[str, WitnessFile] = field(default_factory=dict)  #: English witnesses, by ID
+    changes: ChangesFile | None = None  #: the archive's versions and what each changed (corpus/changes.yaml)
 
     # ------------------------------------------------------------ derived layers
 
@@ -433,8 +435,10 @@ def load(root: Path | None = None) -> Corpus:
     lock_path = root / "clause-ids.yaml"
     lock = load_model(lock_path, ClauseLockFile) if lock_path.exists() else None
     witnesses = _named_by_id(root, "witnesses", WitnessFile, "witness")
+    changes_path = root / "changes.yaml"
+    changes = load_model(changes_path, ChangesFile) if changes_path.exists() else None
     return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of,
-                  witnesses)
+                  witnesses, changes)
 
 
 @lru_cache(maxsize=1)

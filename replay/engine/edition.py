@@ -4,7 +4,9 @@ The corpus (``corpus/``, YAML read through pydantic models by :mod:`replay.corpu
 archive; an :class:`Edition` is the part of it that playing needs, in frozen dataclasses with no
 dependency: where every pile of every layout lies (:class:`LayoutPlan`), the rulings the ambiguity
 register defines (:class:`~replay.engine.rulings.Ruling`), the clause texts a refusal quotes
-(:class:`ClauseText`) and the facts of each game (:class:`GameFacts`).  The engine and the games
+(:class:`ClauseText`), the facts of each game (:class:`GameFacts`), and the archive's version with
+each ruling's recorded history (:class:`RulingHistory`, from ``corpus/changes.yaml``), which a
+report names for the rulings a log leaves out.  The engine and the games
 import nothing else of the corpus, so they run where pydantic and PyYAML do not (a browser).
 
 :func:`replay.corpus.edition.edition_of` makes one from a corpus; :meth:`Edition.to_json` and
@@ -102,6 +104,26 @@ class GameFacts:
     variants: tuple[VariantFacts, ...]
 
 
+@dataclass(frozen=True)
+class RulingHistory:
+    """A ruling's history, as ``corpus/changes.yaml`` records it: what ``replay validate`` says of a ruling a
+    log leaves out (since which version its default holds, and what an older archive read)."""
+
+    introduced: str  #: the version that introduced the ruling
+    before: str | None  #: the reading played before the ruling existed (None: a ruling of the first edition)
+    default_since: str  #: the version since which its default is the default
+    default_since_commit: str | None  #: the commit where the record has it, where known
+    earlier_defaults: tuple[EarlierDefault, ...]  #: oldest first
+
+
+@dataclass(frozen=True)
+class EarlierDefault:
+    """A reading that was a ruling's default, and the version in which it stopped being it."""
+
+    reading: str
+    until: str
+
+
 @dataclass(frozen=True, eq=False)
 class Edition:
     """Everything the engine, the games and their messages read of the corpus (see the module)."""
@@ -110,6 +132,10 @@ class Edition:
     layouts: Mapping[str, LayoutPlan]
     rulings: Mapping[str, Mapping[str, Ruling]]  #: game ID -> ruling name -> ruling
     clauses: Mapping[str, ClauseText]
+    #: the version of the archive (the newest in ``corpus/changes.yaml``; None without the record)
+    archive: str | None = None
+    #: game ID -> ruling name -> its recorded history (``corpus/changes.yaml``)
+    history: Mapping[str, Mapping[str, RulingHistory]] = dataclasses.field(default_factory=dict)
 
     def layout(self, game: str, reading: str | None = None) -> LayoutPlan:
         """The first layout of ``game`` (in the corpus's order) that ``reading`` selects (None: the game's first)."""
@@ -123,6 +149,10 @@ class Edition:
     def rulings_of(self, game: str) -> dict[str, Ruling]:
         """The rulings of ``game`` by name, in the register's order (empty when it has none)."""
         return dict(self.rulings.get(game, {}))
+
+    def history_of(self, game: str, ruling: str) -> RulingHistory | None:
+        """The recorded history of a ruling of ``game`` (None: the record of changes does not have it)."""
+        return self.history.get(game, {}).get(ruling)
 
     # ------------------------------------------------------------------ JSON
 
@@ -264,4 +294,4 @@ def _record(cls: Any) -> Callable[[Any, str], Any]:
 
 
 __all__ = ["FORMAT", "Edition", "LayoutPlan", "PilePlan", "FoundationPlan", "ClauseText", "GameFacts",
-           "VariantFacts", "use", "installed"]
+           "VariantFacts", "RulingHistory", "EarlierDefault", "use", "installed"]

@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+from replay import settings
 from replay.engine.game import Game, Move, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
@@ -81,7 +82,7 @@ def library() -> ctypes.CDLL | None:
     being edited) it is built anew on first use.  ``REPLAY_NO_FASTCORE=1`` turns the core off (for
     comparisons and for the tests of the Python search).
     """
-    if os.environ.get("REPLAY_NO_FASTCORE"):
+    if settings.get("REPLAY_NO_FASTCORE"):
         return None
     from replay.fastcore import build
 
@@ -234,12 +235,9 @@ def memory_bound() -> int:
     memory, at most 4 GiB (``REPLAY_SOLVER_MEMORY``, in MiB, sets another).  Past it the search stops
     with ``unknown`` (``stopped_by`` memory), as when a budget runs out: a search without a node budget
     cannot exhaust the machine."""
-    given = os.environ.get("REPLAY_SOLVER_MEMORY")
-    if given:
-        try:
-            return max(1, int(given)) * 2**20
-        except ValueError:
-            pass
+    given = settings.get("REPLAY_SOLVER_MEMORY")  # a SettingError when it is not a number of MiB
+    if isinstance(given, int):
+        return given * 2**20
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

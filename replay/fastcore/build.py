@@ -76,7 +76,9 @@ def status() -> str:
     library file without building it, and without importing the engine (``--version`` stays fast)."""
     import ctypes
 
-    if os.environ.get("REPLAY_NO_FASTCORE"):
+    from replay import settings
+
+    if settings.get("REPLAY_NO_FASTCORE"):
         return "solver: Python search (REPLAY_NO_FASTCORE is set)"
     path = library_path()
     if path.exists():

@@ -229,6 +229,10 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
                     build_one_card_on_another_up_or_down],
                    after=[corners_are_replaced_from_the_deck])
     book.refuse_others("move", "pf-8")
+    if "cztery-katy" not in variants:  # a card goes from a pile onto a foundation only (pf-9, pf-10)
+        book.refuse_others("move", "pf-10", src_role=TABLEAU, dst_role=TABLEAU, register="amb-pf-target-foundation",
+                           note="a card goes from a pile only onto a foundation; the variant cztery-katy "
+                                "(pf-22) allows building on the table after the third laying-out")
     book.refuse_others("move", "pf-4", src_role=FOUNDATION, register="amb-pf-no-return")
     book.refuse_others("move", "pf-18", src_role=STOCK)  # the deck's cards are laid out, not moved
     book.refuse_others("deal", "pf-15")

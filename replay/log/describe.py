@@ -1,12 +1,13 @@
-"""Words for a violation: what the table held at the move, and the clause's sentence and translation.
+"""Words for a verdict: what the table held at the move, the clause's sentence and translation, and the
+readings applied by default to the rulings a log leaves out.
 
-The clause texts come from an :class:`~replay.engine.edition.Edition` (plain data), not the corpus
-models: the words of a refusal need neither pydantic nor PyYAML.
+The clause texts and the rulings' history come from an :class:`~replay.engine.edition.Edition`
+(plain data), not the corpus models: the words of a refusal need neither pydantic nor PyYAML.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.draw.svg import SUIT_SYMBOL, card_text
 from replay.engine import cards as C
@@ -89,3 +90,43 @@ def clause_text(clause: str, edition: Edition | None = None) -> tuple[str | None
         return None, None, None, None
     translation = c.translation if c.translation.strip().upper() != "TODO" else PENDING
     return c.original, translation, c.verbatim, c.normalized
+
+
+def defaults_applied(game_id: str, rulings: Mapping[str, str], given: Mapping[str, str],
+                     edition: Edition | None = None) -> list[dict[str, Any]]:
+    """For each ruling that applies (``rulings``, resolved) and that the log does not name (``given``): the reading
+    applied by default and its history (:func:`default_note`)."""
+    missing = [(name, reading) for name, reading in rulings.items() if name not in given]
+    if not missing:
+        return []
+    from replay.corpus.edition import default_edition
+
+    edition = edition or default_edition()
+    return [default_note(game_id, name, reading, edition) for name, reading in missing]
+
+
+def default_note(game: str, ruling: str, reading: str, edition: Edition) -> dict[str, Any]:
+    """What ``replay validate`` says of a ruling a log leaves out, read with its default ``reading``: since which
+    version that reading is the default, and, when the ruling or its default came later than the first edition,
+    what an older archive read instead (``before_the_ruling``, ``earlier_defaults``), as the edition's record of
+    changes has it (``corpus/changes.yaml``)."""
+    note: dict[str, Any] = {"ruling": ruling, "reading": reading}
+    h = edition.history_of(game, ruling)
+    if h is None:
+        return note
+    note["default_since"] = h.default_since
+    if h.default_since_commit:
+        note["default_since_commit"] = h.default_since_commit
+    if h.earlier_defaults:
+        note["earlier_defaults"] = [{"reading": e.reading, "until": e.until} for e in h.earlier_defaults]
+    if h.before is not None:
+        note["ruling_since"] = h.introduced
+        note["before_the_ruling"] = h.before
+    return note
+
+
+def archive(edition: Edition | None = None) -> str | None:
+    """The version of the archive whose defaults a log is read with (``corpus/changes.yaml``, through the edition)."""
+    from replay.corpus.edition import default_edition
+
+    return (edition or default_edition()).archive

@@ -199,6 +199,16 @@ def format_path(path: Sequence[str | int]) -> str:
     return out
 
 
+def move_ref(i: int) -> str:
+    """The move at index ``i`` of the log as every command names it: ``move 9 ($.moves[8])``.
+
+    One numbering everywhere (docs/log-format.md, "Numbering moves"): moves are counted from 1, as
+    ``--step N`` and ``--until N`` count the moves made and a position is the table after its move;
+    the JSON path beside it is the log's own index, from 0.
+    """
+    return f"move {i + 1} ({format_path(['moves', i])})"
+
+
 _TOKEN = re.compile(r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|'
                     r'(-?Infinity|NaN|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))', re.S)
 

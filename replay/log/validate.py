@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, ReplayError, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
-from replay.log.describe import clause_text, held
+from replay.log.describe import archive, clause_text, defaults_applied, held
 from replay.log.locate import Index, format_path
 from replay.log.models import (MAX_BYTES, MAX_COMMENT, MAX_DEPTH, MAX_MOVES, MAX_NAME, MOVE_MODELS, MOVE_TYPES,
                                GameLog)
@@ -517,8 +517,9 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
     except Bad as bad:
         return malformed(name, bad, rp)
     game = inst.game
-    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=dict(sorted(game.rulings.items())),
-                    moves=len(log.moves), claimed=log.result, until=until)
+    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=report_rulings(game),
+                    moves=len(log.moves), claimed=log.result, until=until, archive=archive(),
+                    defaulted=defaults_applied(game.id, report_rulings(game), log.rulings if rulings is None else rulings))
     card = _CARD
     deck = [card[c] for c in log.deck]
     try:
@@ -541,6 +542,11 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
             report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report
+
+
+def report_rulings(game: Game) -> dict[str, str]:
+    """Every ruling that applies to the instance, with its reading, in name order (as reports list them)."""
+    return dict(sorted(game.rulings.items()))
 
 
 def _false_result(claimed: str, actual: str, n: int, table: Table | None = None) -> str:

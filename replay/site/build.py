@@ -17,6 +17,7 @@ from typing import Any
 
 from replay.corpus.edition import layout_plan
 from replay.draw.svg import layout_svg
+from replay.site import changes
 from replay.site import examples as ex
 from replay.site import about, games, reference, register
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
@@ -64,6 +65,7 @@ def generate(d: SiteData) -> Generated:
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))
     out.add(register.COVERAGE_PAGE, register.coverage_page(d))
+    out.add(changes.CHANGES_PAGE, changes.site_page(d))
     for t in d.corpus.texts.values():  # the verbatim files, byte for byte, to download
         out.add(register.source_download(t.file), (d.corpus.root / t.file).read_bytes(), in_nav=False)
         out.add(about.text_page_uri(t.id), about.text_page(d, t.id))  # the text run on, and its TEI document
@@ -126,7 +128,7 @@ def navigation(d: SiteData, gen: Generated, docs_dir: Path, present: set[str]) -
     log_section: list[Any] = []
     if have("log-format.md"):
         log_section.append({"The log format": "log-format.md"})
-    log_section += [{"Example games": ex.INDEX}]
+    log_section += [{"Changes to the rules": changes.CHANGES_PAGE}, {"Example games": ex.INDEX}]
     by_game: dict[str, list[Any]] = {}
     for r in gen.examples:
         e = r.example

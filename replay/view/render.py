@@ -25,6 +25,7 @@ from typing import Any
 
 from replay.draw.svg import table_parts
 from replay.log.describe import short_move
+from replay.log.locate import move_ref
 from replay.view.model import GameView, Step, comment_of
 
 #: the analysis statuses in words
@@ -152,21 +153,42 @@ def _status_of(analysis: dict[str, Any] | None, k: int) -> dict[str, Any] | None
 
 
 def analysis_text(pos: dict[str, Any], lost_after: int | None = None) -> str:
-    """One position's verdict in words (HTML)."""
+    """One position's verdict in words (HTML): what it rests on (proved, found by play, inferred), the winning
+    line, or the best line the search found and its cards home."""
+    from replay.solver.analyse import evidence
+
     status = pos.get("status", "unknown")
     how = pos.get("how")
     bits = [f'<b class="an-{html.escape(status)}">{html.escape(STATUS_TEXT.get(status, status))}</b>']
+    basis = evidence(pos)
     if how == "inferred":
-        bits.append(f"(inferred from position {pos.get('from')}: {html.escape(pos.get('reason', ''))})")
-    elif how == "solved":
-        bits.append(f"(solved, {pos.get('nodes', 0)} nodes)")
+        basis += f": {pos.get('reason', '')}"
+    bits.append(f'(<span class="rv-evidence an-how-{html.escape(str(how))}">{html.escape(basis)}</span>)')
     if pos.get("position") == lost_after:
         bits.append("— <b>the move that lost the game</b>")
     line = pos.get("line")
     if line:
         shown = " ".join(html.escape(x) for x in line[:40]) + (" …" if len(line) > 40 else "")
         bits.append(f'<br><span class="rv-line">a winning line of {len(line)} moves: {shown}</span>')
+    elif pos.get("best_home") is not None:
+        best = pos.get("best_line") or []
+        shown = " ".join(html.escape(x) for x in best[:40]) + (" …" if len(best) > 40 else "")
+        bits.append(f'<br><span class="rv-line rv-best-line">the best line found brings {pos["best_home"]} cards home'
+                    + (f" in {len(best)} moves: {shown}" if best else "") + "</span>")
     return " ".join(bits)
+
+
+def best_html(analysis: dict[str, Any] | None) -> str:
+    """Under the timeline: the best line the analysis found (its position linked), its cards home against the
+    game as played."""
+    from replay.solver.analyse import best_sentence
+
+    b = (analysis or {}).get("best")
+    text = best_sentence(analysis or {}, line_moves=40)
+    if not b or not text:
+        return ""
+    k = b["position"]
+    return (f'<p class="rv-best">{html.escape(text)} <a href="#move-{k}" data-step="{k}">Show position {k}</a></p>')
 
 
 def _rules(base: str | None, clauses: list[str]) -> str:
@@ -220,6 +242,7 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
     data, first = _frames(v)
     total = len(v.moves)
     lost = analysis.get("lost_after") if analysis else None
+    best = analysis.get("best") if analysis else None
     sections, items, cells = [], [], []
     for s in v.steps:
         text = html.escape(s.text)
@@ -239,6 +262,10 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
                      f"{_comment_note(s.move)}</li>")
         tip = ("start" if s.n == 0 else f"move {s.n}: {short}") + (
             f" — {STATUS_TEXT.get(pos.get('status', ''), '')}" if pos else "")
+        if pos is not None and pos.get("best_home") is not None:
+            tip += f"; best found: {pos['best_home']} cards home"
+        if pos is not None and best is not None and s.n == best.get("position"):
+            status += " an-best"
         cells.append(f'<span data-step="{s.n}" class="rv-cell{status}" title="{html.escape(tip)}"></span>')
     if v.refused is not None:
         r = v.refused
@@ -253,7 +280,9 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
         legend = ('<p class="rv-legend"><span class="rv-cell an-won"></span> ✓ winnable '
                   '<span class="rv-cell an-unwinnable"></span> ✗ lost '
                   '<span class="rv-cell an-unknown"></span> ? unknown within the budget '
-                  '<span class="rv-cell an-won an-inferred"></span> striped: inferred, not solved</p>')
+                  '<span class="rv-cell an-won an-inferred"></span> striped: inferred, not solved'
+                  + (' <span class="rv-cell an-unknown an-best"></span> underlined: the best line found starts here'
+                     if best else "") + "</p>" + best_html(analysis))
     name = (v.name or "game.json").replace("\\", "/").rsplit("/", 1)[-1] or "game.json"
     name = name.encode("utf-8", "backslashreplace").decode("utf-8")
     attrs = f' data-file="{html.escape(name)}"'
@@ -327,7 +356,8 @@ def verdict_html(v: GameView) -> str:
         return f"<b>valid</b>: every move is legal; the game is <b>{html.escape(v.outcome or '?')}</b>{claim}."
     if p is None:
         return f"<b>{html.escape(v.verdict)}</b>."
-    where = f" at move {p.move + 1}" if p.move is not None else (f" at {html.escape(p.path)}" if p.path != "$" else "")
+    where = f" at {html.escape(move_ref(p.move))}" if p.move is not None else \
+        (f" at {html.escape(p.path)}" if p.path != "$" else "")
     clause = f", breaking {html.escape(p.clause)}" if p.clause else ""
     return (f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} "
             f"(<code>{html.escape(p.code)}</code>).")

@@ -3,9 +3,10 @@
  * Each <div class="replay-viewer"> holds the steps as collapsible sections (readable without
  * JavaScript), a move list, a timeline and a JSON block with the drawing of every step (SVG
  * groups made by replay/draw/svg.py, each stored once).  This script shows one step at a time:
- * buttons (and play, which steps on by itself), a slider, the timeline and the move list, a swipe
- * across the viewer, the keys ← → Home End, and #move-N in the address; it offers the log for
- * download (embedded in a `replay view` file, beside the page on the site).
+ * buttons (and play, which steps on by itself), a slider, the timeline, the move list and the best
+ * line's "Show position" link (an analysed game), a swipe across the viewer, the keys ← → Home End,
+ * and #move-N in the address; it offers the log for download (embedded in a `replay view` file,
+ * beside the page on the site).
  *
  * The keys are the viewer's only: they are taken when the focus is inside the viewer, or, in a
  * `replay view` file (the page is the viewer), when it is on nothing else.  No dependency, no network.
@@ -168,6 +169,8 @@
     box.querySelector(".rv-moves").addEventListener("click", pick);
     var timeline = box.querySelector(".rv-timeline");
     if (timeline) timeline.addEventListener("click", pick);
+    var best = box.querySelector(".rv-best");  // the best line found: its link shows the position
+    if (best) best.addEventListener("click", pick);
     slider.addEventListener("input", function () { stop(); show(Number(slider.value)); });
 
     function onKey(ev) {

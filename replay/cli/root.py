@@ -1,0 +1,188 @@
+"""The application: the Typer app, its root options and its error handling (:func:`run`).
+
+:mod:`replay.cli` (the package) is the light entry point that imports this module; see its docstring.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any, Optional
+
+import typer
+
+from replay import settings
+from replay.cli.names import BROKEN_PIPE, DISTRIBUTION
+
+app = typer.Typer(
+    name="replay",
+    help="Digitized-rules archive and replay tool for old patience rule texts.",
+    epilog=settings.epilog(),
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def version_line() -> str:
+    """``replay VERSION (DISTRIBUTION, commit HASH)``: what ``replay --version`` prints."""
+    from replay import __version__
+
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        ver = version(DISTRIBUTION)
+    except PackageNotFoundError:
+        ver = __version__
+    from replay.solver.version import build_commit
+
+    return f"replay {ver} ({DISTRIBUTION}, commit {build_commit() or 'unknown'})"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from replay.fastcore.build import status
+
+        typer.echo(version_line())
+        typer.echo(status())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Optional[bool] = typer.Option(None, "--version", "-V", is_eager=True, callback=_show_version,
+                                           help="Print the version and the commit, and exit."),
+) -> None:
+    """Digitized-rules archive and replay tool for old patience rule texts."""
+    try:
+        settings.check_all()  # before any command: a value that cannot be read is one line, not ignored
+    except settings.SettingError as e:
+        from replay.cli.common import fail
+
+        fail(str(e))
+
+
+def _conventional_help() -> None:
+    """Show parameters in help as a seasoned command-line user expects them.
+
+    Typer's own display writes the Python type of every parameter (``--help <bool>``,
+    ``<list[str]>``, ``<int range>``) and braces a required argument in the usage line
+    (``{PATH...}...``).  Here: a flag shows no value; an option shows its metavar (or
+    ``INTEGER``, ``TEXT`` …, or its choices as ``[text|json]``); an argument is its metavar,
+    with ``...`` when it takes several and brackets when it is optional.
+    """
+    from typer.core import TyperArgument, TyperOption
+
+    def bare(param: Any) -> str:
+        desc = getattr(param, "type_descriptor", None)
+        annotation = getattr(desc, "annotation", None)
+        if getattr(desc, "is_list", False) and getattr(annotation, "__args__", None):
+            annotation = annotation.__args__[0]  # type: ignore[union-attr]
+        name = getattr(annotation, "__name__", "") or "TEXT"
+        return {"int": "INTEGER", "float": "FLOAT", "str": "TEXT", "bool": "BOOLEAN"}.get(name, name.upper())
+
+    def option_value(self: Any, ctx: Any) -> Optional[str]:
+        if self.is_flag or self.count:
+            return None
+        if self.metavar is not None:
+            return str(self.metavar)
+        desc = getattr(self, "type_descriptor", None)
+        choices = getattr(desc, "choices", None) if getattr(desc, "is_choice", False) else None
+        if choices:
+            return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
+        return bare(self)
+
+    def argument_name(self: Any) -> str:
+        name = str(self.metavar) if self.metavar is not None else str(self.name).upper()
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return name
+
+    def argument_usage(self: Any) -> str:
+        name = argument_name(self)
+        return name if self.required else f"[{name}]"
+
+    setattr(TyperOption, "display_type_rich", option_value)
+    setattr(TyperArgument, "display_type_rich", lambda self, ctx: None)
+    setattr(TyperArgument, "_rich_display_name", argument_name)
+    setattr(TyperArgument, "display_name_raw", property(argument_name))
+    setattr(TyperArgument, "_usage_display_name", argument_usage)
+
+
+_conventional_help()
+
+#: modules that add commands to the app, in the order they appear in --help
+COMMAND_MODULES = (
+    "replay.cli.games",
+    "replay.cli.log",
+    "replay.cli.play",
+    "replay.cli.corpus",
+    "replay.cli.solver",
+    "replay.cli.trace",
+    "replay.cli.view",
+)
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app)
+
+
+def _click_class(name: str) -> Any:
+    """Click's exception class ``name`` (typer may vendor its own copy of click)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+def run() -> None:
+    """The app, as the ``replay`` console script runs it (:func:`replay.cli.main`).
+
+    Library errors (bad input) become one line and exit 1; usage errors one line and exit 2.
+    """
+    from replay.engine.errors import ReplayError
+
+    usage_error, click_error = _click_class("UsageError"), _click_class("ClickException")
+    try:
+        code = app(standalone_mode=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _closed_pipe()
+    except SystemExit:
+        if _pipe_was_closed():  # click met the broken pipe first: it exits 1, which reads as "rejected"
+            _closed_pipe()
+        raise
+    except usage_error as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None else "replay"
+        message = " ".join(e.format_message().split())
+        if message:  # empty when the help has just been shown for a bare command group
+            typer.echo(f"replay: {message} (see '{where} --help')", err=True)
+        sys.exit(2)
+    except click_error as e:
+        typer.echo(f"replay: {' '.join(e.format_message().split())}", err=True)
+        sys.exit(getattr(e, "exit_code", 1))
+    except typer.Abort:
+        typer.echo("replay: aborted", err=True)
+        sys.exit(1)
+    except ReplayError as e:
+        typer.echo(f"replay: {e.one_line()}", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _pipe_was_closed() -> bool:
+    """Whether click has met a closed standard output (it then wraps the stream to keep it quiet)."""
+    wrapper = getattr(getattr(typer, "_click", None), "utils", None)
+    cls = getattr(wrapper, "PacifyFlushWrapper", None)
+    if cls is None:  # typer without its own copy of click
+        cls = getattr(sys.modules.get("click.utils"), "PacifyFlushWrapper", None)
+    return cls is not None and isinstance(sys.stdout, cls)
+
+
+def _closed_pipe() -> None:
+    """The reader of standard output went away (``| head -1``): stop quietly, as ``cat`` would."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+    except OSError:
+        pass
+    os._exit(BROKEN_PIPE)
