@@ -286,6 +286,21 @@ def test_the_viewer_file_on_a_phone_shows_the_touch_hint(page: Any, tmp_path: Pa
     assert len(marks) == len(doc["positions"]) and all(m.strip('"').strip() in "✓✗?" and m != "none" for m in marks)
     legend = page.locator(".rv-legend").inner_text()
     assert "✓" in legend and "✗" in legend
+    # the best line found (issue 26): a bar under its cell, said in the legend, and a link to its position
+    best = doc["best"]
+    assert best, "the analysis found no best line"
+    cell = page.locator(f".rv-timeline .rv-cell[data-step='{best['position']}']")
+    assert "an-best" in (cell.get_attribute("class") or "")
+    assert "inset" in cell.evaluate("e => getComputedStyle(e).boxShadow")  # the bar: a shape besides its colour
+    assert "underlined: the best line found starts here" in legend
+    link = page.locator(".rv-best a")
+    box = link.bounding_box()
+    assert box and (not touch or box["height"] >= 44), box
+    assert page.evaluate("contrastOf(document.querySelector('.rv-best'))") >= 4.5
+    link.click()
+    assert page.locator(".stepper output").inner_text().startswith(f"move {best['position']} of")
+    _fits(page)
+    page.locator(".rv-timeline").scroll_into_view_if_needed()
     _shot(page, "viewer-file")
 
 
