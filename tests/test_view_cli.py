@@ -443,3 +443,26 @@ def test_the_viewer_title_is_the_game_and_it_carries_the_log(tmp_path: Path) -> 
     block = re.search(r'<script type="application/json" class="rv-log">(.*?)</script>', page, re.S)
     assert block and json.loads(block.group(1)) == ZK_LOST.read_text(encoding="utf-8")
     assert 'class="rv-legal"' in page and "Legal here" in page
+
+
+def test_the_viewer_lists_a_move_to_interchangeable_foundations_once_as_replay_play_does() -> None:
+    """An ace of Napoleon's Square may go to any of the eight empty foundations: the step's legal moves name it
+    once, to the first, with the others beside it, and count the moves as replay play numbers them."""
+    from replay.log.validate import parse, replay_to
+    from replay.play.moves import choices
+    from replay.view.model import replay_log
+    from replay.view.render import viewer_html
+
+    log = GAMES / "napoleons-square" / "base" / "lost-seed-1.json"
+    v = replay_log(log.read_bytes(), log.name)
+    step = next(s for s in v.steps if any("(or " in m for m in s.legal))
+    ace = next(m for m in step.legal if "(or " in m)
+    move, _, alike = ace.partition(" (or ")
+    source = move.split("→")[0]
+    assert move.split("→")[1].startswith("f1 ") and alike == "f2, f3, f4, f5, f6, f7, f8: the same)"
+    assert not [m for m in step.legal if m.startswith(f"{source}→f") and m != ace]  # not eight times
+    _, table, made, _ = replay_to(parse(log.read_bytes()), step.n)
+    assert made == step.n and len(step.legal) == len(choices(table))
+    page = viewer_html(v, None)
+    assert f"<code>{move}</code> (or {alike}" in page
+    assert f"Legal here ({len(step.legal)} moves)" in page

@@ -134,12 +134,15 @@ def move_clauses(game: Any, m: Move) -> list[str]:
 
 
 def legal_here(table: Any) -> list[str]:
-    """The legal moves of a table in the viewer's short form (``p6→K2 Q♠``), in the engine's order."""
+    """The legal moves of a table in the viewer's short form (``p6→K2 Q♠``), in the engine's order, as
+    ``replay play`` and ``replay moves`` list them: a move to interchangeable empty foundations once, the
+    first written and the others named (``p5→f1 A♣ (or f2, f3: the same)``)."""
     from replay.log.describe import short_move
-    from replay.log.play import step_of
+    from replay.play.moves import choices
 
     try:
-        return [short_move(step_of(table.game, m, table)) for m in table.legal_moves()]
+        return [short_move(c.step) + (f" (or {', '.join(str(s.get('to')) for s in c.alike)}: the same)" if c.alike
+                                      else "") for c in choices(table)]
     except Exception:  # noqa: BLE001 - a table the rules cannot read further shows no list, not a traceback
         return []
 

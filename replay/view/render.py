@@ -316,9 +316,15 @@ def _legal(s: Step, at_end: bool) -> str:
     """The moves the rules allow from the step's table (none at the end: the game is over)."""
     if not s.legal:
         return '<p class="rv-legal">No move is legal here: the game is over.</p>' if at_end else ""
-    shown = " · ".join(f"<code>{html.escape(m)}</code>" for m in s.legal[:40]) + (" …" if len(s.legal) > 40 else "")
+    shown = " · ".join(_legal_move(m) for m in s.legal[:40]) + (" …" if len(s.legal) > 40 else "")
     n = len(s.legal)
     return f'<p class="rv-legal">Legal here ({n} move{"" if n == 1 else "s"}): {shown}</p>'
+
+
+def _legal_move(m: str) -> str:
+    """One legal move: its short form as code, the other foundations it may go to (``or f2, f3: the same``) as text."""
+    move, sep, alike = m.partition(" (or ")
+    return f"<code>{html.escape(move)}</code>" + (f" (or {html.escape(alike)}" if sep else "")
 
 
 def _comment_note(move: dict[str, Any] | None) -> str:
