@@ -5,7 +5,9 @@ Every fenced block of the guide with a ``title`` is a step: ``title="PATH"`` wri
 ``title="PATH: add to the end"`` appends to one, ``title="PATH: change"`` replaces each line of the file that
 starts like a line of the block (up to its first ``:`` or ``=``) and puts a line that matches none after the
 line before it; the ``sh`` block titled ``regenerate`` is run line by line, in the copy, with the copy's
-``replay`` first on the path and ``REPLAY_CORPUS`` pointing at its corpus.
+``replay`` first on the path and ``REPLAY_CORPUS`` pointing at its corpus.  The steps titled ``…, if it were a
+ruling`` come last: they make the example's register entry a ruling, and ``corpus check`` must then say what the
+guide quotes, until the guide's entry of ``corpus/changes.yaml`` records the ruling.
 """
 
 from __future__ import annotations
@@ -53,6 +55,26 @@ def change(path: Path, body: str) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+#: how the title of a step that applies only had the example's register entry been a ruling ends
+RULING_STEP = ", if it were a ruling"
+
+
+def take(copy: Path, title: str, body: str) -> None:
+    """Take the step titled ``title`` in ``copy``: write a new file, add to the end of one, or change it."""
+    path, _, how = title.partition(": ")
+    target = copy / path
+    if how == "change":
+        change(target, body)
+    elif how == "add to the end":
+        with target.open("a", encoding="utf-8") as fh:
+            fh.write(body)
+    else:
+        assert not how, f"unknown step {title!r}"
+        assert not target.exists(), f"{path} exists: a new file must not replace one"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(body.encode("utf-8"))
+
+
 def test_the_guide_names_a_new_source_after_its_checksum() -> None:
     texts = [(title, body) for lang, title, body in steps() if title.startswith("corpus/sources/")]
     assert len(texts) == 1
@@ -73,28 +95,26 @@ def test_a_text_and_a_game_added_by_the_guide_pass_every_check_and_build(tmp_pat
             shutil.copy2(src, copy / name)
     (copy / ".venv").symlink_to(Path(sys.prefix))  # the guide's commands are .venv/bin/...
     commands: list[str] = []
+    if_a_ruling: list[tuple[str, str]] = []  #: the steps the guide shows for a ruling, taken after the others
     for lang, title, body in steps():
         if lang == "sh" and title == "regenerate":
             commands = [ln for ln in body.splitlines() if ln.strip() and not ln.startswith("#")]
             continue
-        path, _, how = title.partition(": ")
-        target = copy / path
-        if how == "change":
-            change(target, body)
-        elif how == "add to the end":
-            with target.open("a", encoding="utf-8") as fh:
-                fh.write(body)
-        else:
-            assert not how, f"unknown step {title!r}"
-            assert not target.exists(), f"{path} exists: a new file must not replace one"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(body.encode("utf-8"))
+        if title.endswith(RULING_STEP):
+            if_a_ruling.append((title[: -len(RULING_STEP)], body))
+            continue
+        take(copy, title, body)
     assert commands, "the guide has no block titled regenerate"
+    assert len(if_a_ruling) == 2, if_a_ruling
     env = {**os.environ, "PYTHONPATH": str(copy), "REPLAY_CORPUS": str(copy / "corpus"),
            "REPLAY_CACHE_DIR": str(tmp_path / "cache"), "NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
     env.pop("REPLAY_NO_FASTCORE", None)
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "-c", command], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
+
     for command in commands:
-        r = subprocess.run(["bash", "-c", command], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
+        r = run(command)
         problems = [ln for ln in (r.stdout + r.stderr).splitlines() if re.search(r"WARNING|ERROR|Traceback", ln)]
         assert r.returncode == 0 and not (command.endswith("--strict") and problems), \
             f"{command}: exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
@@ -112,9 +132,23 @@ def test_a_text_and_a_game_added_by_the_guide_pass_every_check_and_build(tmp_pat
     assert (site / "assets" / "layouts" / "mk-row.svg").is_file()
     coverage = (copy / "data" / "coverage.json").read_text(encoding="utf-8")
     assert '"mk-4"' in coverage
+    # had the entry been a ruling: corpus check says what the guide quotes until corpus/changes.yaml records it
+    check = next(c for c in commands if c.endswith("corpus check"))
+    (register, register_body), (record, record_body) = if_a_ruling
+    take(copy, register, register_body)
+    r = run(check)
+    assert r.returncode == 1 and r.stdout.strip(), (r.stdout, r.stderr)
+    for line in r.stdout.splitlines():
+        assert f"\n{line}\n" in GUIDE.read_text(encoding="utf-8"), f"the guide does not quote {line!r}"
+    take(copy, record, record_body)
+    r = run(check)
+    assert r.returncode == 0 and r.stdout.strip() == "corpus is sound", (r.stdout, r.stderr)
+    r = run(".venv/bin/python -m replay.site.changes")
+    assert r.returncode == 0, r.stderr
+    assert "new ruling `aces` (`amb-mk-aces`)" in (copy / "CHANGES.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["clauses", "text", "ambiguities", "glossary", "game", "layout"])
+@pytest.mark.parametrize("name", ["clauses", "text", "ambiguities", "glossary", "game", "layout", "changes"])
 def test_the_guide_points_at_schemas_that_exist(name: str) -> None:
     assert (ROOT / "corpus" / "schema" / f"{name}.schema.json").is_file()
     assert f"schema/corpus/{name}.schema.json" in GUIDE.read_text(encoding="utf-8")
