@@ -1,6 +1,7 @@
 """The Play pages in the built site, and the runtime they load: pinned, checked, kept.
 
-* every game has its page, listed in the navigation, the home page and the README point to them;
+* every game has its page, listed in the navigation, the home page, Start here and the README point to
+  them, and each carries the footer's version;
 * each page names files that the site holds, and states the bytes they are;
 * only the Play pages load the runtime or the page's script;
 * every selectable reading of every ruling, on the game pages and in the register, links to its
@@ -88,10 +89,19 @@ def test_every_ruling_reading_links_to_its_play_page(built_site: Path) -> None: 
         assert html.count("play under this reading") >= len(expected), where
 
 
-def test_the_readme_and_the_home_page_point_to_the_play_pages(built_site: Path) -> None:  # noqa: F811
+def test_the_readme_the_home_page_and_start_here_point_to_the_play_pages(built_site: Path) -> None:  # noqa: F811
     assert "play/" in (ROOT / "README.md").read_text(encoding="utf-8")
     home = (built_site / "index.html").read_text(encoding="utf-8")
     assert 'href="play/"' in home
+    start = (built_site / "start" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../play/"' in start and "being built" not in start  # main's placeholder, now the page
+
+
+def test_every_play_page_carries_the_footer_version(built_site: Path) -> None:  # noqa: F811
+    for page in ["play/index.html", *(f"play/{g}/index.html" for g in GAMES)]:
+        html = (built_site / page).read_text(encoding="utf-8")
+        m = re.search(r'<div class="md-copyright__highlight">\s*(.*?)\s*</div>', html, re.S)
+        assert m and re.search(r"replay version \d+\.\d+\.\d+ \(\d{4}-\d\d-\d\d", m.group(1)), page
 
 
 # --------------------------------------------------------------------------- the runtime

@@ -170,6 +170,48 @@ def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_pat
     assert _offsite(page, out) == []
 
 
+def test_only_the_viewers_own_script_runs(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk.html")
+    html = out.read_text(encoding="utf-8")
+    # markup that escaping might one day let through: an inline script and a handler, before the viewer's
+    injected = html.replace("<main", '<script>document.title = "pwned"</script><img src="data:," '
+                                     'onerror="document.title=\'pwned\'"><main', 1)
+    out.write_text(injected, encoding="utf-8")
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    _open(page, out)
+    assert page.title() != "pwned"
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".stepper output").inner_text().startswith("move 1 of")  # the viewer's own script runs
+    assert violations, "the browser reported no refused script"
+    assert not page.errors, page.errors
+
+
+def test_the_viewer_offers_its_log_and_plays_itself(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk.html")
+    _open(page, out)
+    with page.expect_download() as info:
+        page.locator(".stepper .rv-download").click()
+    saved = tmp_path / "saved.json"
+    info.value.save_as(saved)
+    assert info.value.suggested_filename == ZK_LOST.name
+    assert saved.read_bytes() == ZK_LOST.read_bytes()
+    status = page.locator(".stepper output")
+    page.locator(".stepper [data-go=play]").click()
+    page.wait_for_function("() => /^move [2-9]/.test(document.querySelector('.stepper output').textContent)",
+                           timeout=10_000)
+    page.locator(".stepper [data-go=play]").click()  # pause
+    held = status.inner_text()
+    page.wait_for_timeout(1500)
+    assert status.inner_text() == held
+    assert page.locator(".step.current .rv-legal").is_visible()
+    assert page.title().startswith("Compact Column")
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
 def test_the_timeline_shows_the_best_line_its_cards_home_and_what_each_verdict_rests_on(viewer_page: Any,
                                                                                          tmp_path: Path) -> None:
     page = viewer_page

@@ -175,6 +175,13 @@ def register(app: typer.Typer) -> None:
 
             readings = analyse(raw, name)
         base = rules_url if rules_url is not None else default_rules_url()
+        if base:
+            from replay.view.render import url_problem
+
+            problem = url_problem(base)
+            if problem:
+                fail(f"--rules-url {base!r}: {problem}" if rules_url is not None
+                     else f"mkdocs.yml: site_url {base!r}: {problem}")
         if base and "://" not in base and Path(base).is_dir():  # a site built on disk (mkdocs build)
             base = Path(base).resolve().as_uri()
         page = standalone_page(v, base or None, doc, readings, title=Path(name).name)

@@ -12,10 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-ClauseId = Annotated[str, StringConstraints(pattern=r"^(pf|zk|ex|ns)-[1-9][0-9]*$")]
-AmbiguityId = Annotated[str, StringConstraints(pattern=r"^amb-(pf|zk|ex|ns)-[a-z0-9]+(-[a-z0-9]+)*$")]
+from replay.corpus.ids import PREFIX_ALTERNATION, TEXT_IDS
+
+ClauseId = Annotated[str, StringConstraints(pattern=rf"^({PREFIX_ALTERNATION})-[1-9][0-9]*$")]
+AmbiguityId = Annotated[str, StringConstraints(pattern=rf"^amb-({PREFIX_ALTERNATION})-[a-z0-9]+(-[a-z0-9]+)*$")]
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-TextId = Literal["000", "001", "003"]
+TextId = Literal[TEXT_IDS]  # type: ignore[valid-type]
 GameId = Slug
 PileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")]
 Suit = Literal["S", "H", "D", "C"]

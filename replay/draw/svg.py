@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from typing import Iterable, Mapping, Sequence
 
@@ -64,13 +65,13 @@ class Metrics:
     pad_y: float = 22  #: below the last row
     face: float = 22  #: the top card, in the middle
     face_y: float = 50
-    corner: float = 10  #: the top card again, in the top-left corner
+    corner: float = 11  #: the top card again, in the top-left corner
     corner_x: float = 5
     corner_y: float = 14
-    under: float = 8  #: the cards beneath it (0: not drawn)
-    under_y: float = 72
-    label: float = 10  #: the container's name (and count) under the card
-    label_y: float = CARD_H + 13
+    under: float = 11  #: the cards beneath it, as many as fit in 9 characters (0: not drawn)
+    under_y: float = 74
+    label: float = 12  #: the container's name (and count) under the card
+    label_y: float = CARD_H + 14
     count: float = 12  #: the stock's count
     note: float = 10  #: "empty"
     stock_box: float = 20  #: height of the white box around the stock's count
@@ -163,10 +164,10 @@ class Grid:
         return self.m.margin_y + (row - self.min_row) * self.m.pitch_y
 
 
-def _open(width: float, height: float, label: str, cls: str) -> list[str]:
+def _open(width: float, height: float, label: str, cls: str, role: str = "img") -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" viewBox="0 0 {_n(width)} {_n(height)}" '
-        f'width="{_n(width)}" height="{_n(height)}" role="img" aria-label="{escape(label)}" '
+        f'width="{_n(width)}" height="{_n(height)}" role="{role}" aria-label="{escape(label)}" '
         f'font-family="Roboto, Helvetica, Arial, sans-serif">',
         f"<title>{escape(label)}</title>",
         '<defs><pattern id="back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
@@ -321,23 +322,27 @@ def table_parts(
     """
     foundation_suits = foundation_suits or {}
     grid = Grid(list(zip(rows, cols)), m=metrics)
-    head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table"))
-    groups = [_pile_group(name, role, grid.x(col), grid.y(row), list(piles.get(name, ())),
+    # a group of piles, each an image named by its cards (as `replay show` tells them), for screen readers
+    head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table", role="group"))
+    groups = [_pile_group(name, role, grid.x(col), grid.y(row), tuple(piles.get(name, ())),
                           foundation_suits.get(name), name == src, name == dst, metrics)
               for name, role, row, col in zip(names, roles, rows, cols)]
     return head, groups, "</svg>"
 
 
-def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit: str | None, is_src: bool,
+@lru_cache(maxsize=65536)
+def _pile_group(name: str, role: str, x: float, y: float, cards: tuple[str, ...], suit: str | None, is_src: bool,
                 is_dst: bool, m: Metrics = DEFAULT) -> str:
-    """One container of :func:`table_svg` as an SVG group."""
+    """One container of :func:`table_svg` as an SVG group (a pure function: a game's steps share most of
+    their groups, and the site draws thousands of steps, so each is drawn once)."""
     stroke, width = None, 1.5
     if is_src:
         stroke, width = "#ef6c00", 4.0
     elif is_dst:
         stroke, width = "#1e88e5", 4.0
     cls = f"pile role-{role}" + (" src" if is_src else "") + (" dst" if is_dst else "")
-    out = [f'<g class="{cls}" data-name="{escape(name)}">']
+    out = [f'<g class="{cls}" data-name="{escape(name)}" role="img" '
+           f'aria-label="{escape(pile_words(name, role, cards, suit, is_src, is_dst))}">']
     if m.hit:  # the whole cell answers a click or a touch, not the card alone
         out.append(f'<rect class="hit" x="{_n(x - GAP / 2)}" y="{_n(y - GAP / 2)}" width="{_n(m.pitch_x)}" '
                    f'height="{_n(m.pitch_y)}" fill="transparent"/>')
@@ -358,9 +363,11 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit
         face, colour = card_text(cards[-1])
         out.append(_text(cx, y + m.face_y, face, size=m.face, weight="bold", fill=colour, cls="card"))
         out.append(_text(x + m.corner_x, y + m.corner_y, face, size=m.corner, anchor="start", fill=colour))
-        if len(cards) > 1 and m.under:
-            under = " ".join(card_text(c)[0] for c in cards[-4:-1])
-            out.append(_text(cx, y + m.under_y, under, size=m.under, fill="#607d8b"))
+        if len(cards) > 1 and m.under:  # the cards beneath, as many as fit the card's width at a legible size
+            beneath = [card_text(c)[0] for c in cards[-4:-1]]
+            while len(beneath) > 1 and len(" ".join(beneath)) > 9:
+                beneath.pop(0)
+            out.append(_text(cx, y + m.under_y, " ".join(beneath), size=m.under, fill="#455a64", cls="under"))
     else:
         out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
                          dashed=True, m=m))
@@ -371,8 +378,30 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit
         if cards and role != "stock":
             out.append(_text(x + m.card_w - 4, y + m.card_h - 5, str(len(cards)), size=m.label, anchor="end",
                              fill="#455a64", cls="count"))
-        out.append(_text(cx, y + m.label_y, name, size=m.label, fill="#455a64", cls="name"))
+        out.append(_text(cx, y + m.label_y, name, size=m.label, fill="#37474f", cls="name"))
     else:
-        out.append(_text(cx, y + m.label_y, f"{name} · {len(cards)}", size=m.label, fill="#455a64"))
+        out.append(_text(cx, y + m.label_y, f"{name} · {len(cards)}", size=m.label, fill="#37474f", cls="name"))
     out.append("</g>")
     return "\n".join(out)
+
+
+def pile_words(name: str, role: str, cards: Sequence[str], suit: str | None = None, is_src: bool = False,
+               is_dst: bool = False) -> str:
+    """A container in words, for screen readers: ``p3, pile, 3 cards, Q♠ on top, beneath it 10♥ 2♣``."""
+    kind = ROLE_STYLE.get(role, ("", "", role))[2]
+    n = len(cards)
+    words = [name, kind, f"{n} card" + ("" if n == 1 else "s")]
+    if role == "stock":
+        pass  # face down: only the count
+    elif cards:
+        words.append(f"{card_text(cards[-1])[0]} on top")
+        if n > 1:
+            words.append("beneath it " + " ".join(card_text(c)[0] for c in reversed(cards[:-1][-12:]))
+                         + (" …" if n > 13 else ""))
+    elif role == "foundation" and suit:
+        words.append(f"for {SUIT_NAME[suit]}")
+    if is_src:
+        words.append("the move took a card from here")
+    if is_dst:
+        words.append("the move put a card here")
+    return ", ".join(words)

@@ -29,6 +29,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from replay.corpus.ids import PREFIX_ALTERNATION
 from replay.corpus.loader import Corpus, default_corpus
 from replay.engine.registry import Implementation, by_clause, excuses, implementations
 from replay.trace.normalize import fold
@@ -190,7 +191,7 @@ def _clause_order(cid: str) -> tuple[str, int]:
     return prefix, int(num)
 
 
-_CLAUSE_ID = re.compile(r"^\s*(pf|zk|ex|ns)[\s_-]*(\d+)\s*$", re.IGNORECASE)
+_CLAUSE_ID = re.compile(rf"^\s*({PREFIX_ALTERNATION})[\s_-]*(\d+)\s*$", re.IGNORECASE)
 
 
 def trace(query: str) -> TraceResult:

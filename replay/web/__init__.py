@@ -6,7 +6,8 @@ reader (:mod:`replay.log.plain`), every move judged as ``replay validate`` judge
 drawn by the site's own drawing code (:mod:`replay.draw.svg`).  The JavaScript draws what it is given,
 takes clicks and calls the bridge; it decides no rule.
 
-:data:`SHIPPED` is every module the page loads, and all it loads of ``replay``: the site build packs
+:data:`SHIPPED` is every module the page loads, and all it loads of ``replay`` (the game modules are
+the catalog's, :data:`replay.games.catalog.MODULES`): the site build packs
 exactly these (:mod:`replay.site.play`), and ``tests/test_layers.py`` plays every game through the
 bridge with only these on the path and pydantic and PyYAML blocked.  :data:`NOT_REACHED` are the
 modules the shipped ones import only where the page never goes (the default corpus, which an
@@ -15,7 +16,10 @@ installed edition replaces; ``replay validate``'s reader, which the plain one re
 
 from __future__ import annotations
 
-SHIPPED = (
+from replay.games.catalog import MODULES as _GAMES
+
+#: the game modules are the catalog's (a game added to it is shipped with it)
+SHIPPED = tuple(sorted({
     "replay",
     "replay.corpus",
     "replay.corpus.edition",
@@ -35,10 +39,6 @@ SHIPPED = (
     "replay.engine.shuffle",
     "replay.games",
     "replay.games.catalog",
-    "replay.games.exiles",
-    "replay.games.napoleons_square",
-    "replay.games.printex_frame",
-    "replay.games.zwarta_kolumna",
     "replay.log",
     "replay.log.check",
     "replay.log.describe",
@@ -55,7 +55,8 @@ SHIPPED = (
     "replay.play.shortform",
     "replay.web",
     "replay.web.bridge",
-)
+    *_GAMES.values(),
+}))
 
 #: imported by a shipped module only on a path the page never takes (see the module's docstring)
 NOT_REACHED = (
