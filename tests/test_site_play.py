@@ -147,3 +147,17 @@ def test_a_kept_file_that_changed_is_not_used(tmp_path: Path, monkeypatch: pytes
     assert record["files"]["pyodide.mjs"] == hashlib.sha256(b"m").hexdigest()
     (where / "pyodide.asm.wasm").write_bytes(b"\0asn")
     assert runtime._cached(where, pin) is None
+
+
+def test_a_runtime_the_build_cannot_have_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """npm missing, or a tarball not the pinned one: the site build stops with the reason in one line."""
+    from mkdocs.exceptions import PluginError
+
+    from replay.site import build, hooks
+
+    def no_runtime(d: object) -> None:
+        raise runtime.Unavailable("the Play page needs pyodide@0 from the npm registry, and npm is not installed")
+
+    monkeypatch.setattr(build, "generate", no_runtime)
+    with pytest.raises(PluginError, match=r"^replay site: the Play page needs pyodide@0 .* npm is not installed$"):
+        hooks.on_files(None, {"config_file_path": str(ROOT / "mkdocs.yml"), "site_url": None})  # type: ignore[arg-type]

@@ -39,7 +39,12 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     except CorpusError as e:
         raise PluginError(str(e)) from None
     d.site_url = config.get("site_url") or None
-    gen = build.generate(d)
+    from replay.site.runtime import Unavailable
+
+    try:
+        gen = build.generate(d)
+    except Unavailable as e:  # the Play pages' runtime (npm, the pinned hash): one line, not a traceback
+        raise PluginError(f"replay site: {e}") from None
     for uri, content in gen.files.items():
         written = files.get_file_from_path(uri)
         if written is not None:
