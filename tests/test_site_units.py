@@ -316,3 +316,14 @@ def test_the_licence_page_is_read_from_the_licence_files() -> None:
         assert line in page
     for tid in d.corpus.texts:
         assert f"Text {tid}]" in page and "*not stated*" not in page
+
+
+def test_a_corpus_folder_that_is_not_there_is_one_line(tmp_path, monkeypatch):
+    from replay.engine.errors import CorpusError
+    from replay.site.data import corpus_root
+
+    monkeypatch.setenv("REPLAY_CORPUS", str(tmp_path / "nowhere"))
+    with pytest.raises(CorpusError, match=r"^replay site: REPLAY_CORPUS='.*nowhere': does not exist$"):
+        corpus_root(tmp_path)
+    monkeypatch.setenv("REPLAY_CORPUS", str(tmp_path))
+    assert corpus_root(tmp_path / "elsewhere") == tmp_path

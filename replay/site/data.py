@@ -65,12 +65,15 @@ def code_root() -> Path:
 
 def corpus_root(root: Path) -> Path:
     """Where the site reads the corpus: ``REPLAY_CORPUS``, else ``root/corpus``, else the package's own copy."""
-    import os
-
+    from replay import settings
     from replay.corpus.files import corpus_dir
 
-    if os.environ.get("REPLAY_CORPUS"):
-        return Path(os.environ["REPLAY_CORPUS"])
+    try:
+        given = settings.get("REPLAY_CORPUS")
+    except settings.SettingError as e:  # set, but not a directory
+        raise CorpusError(f"replay site: {e}") from None
+    if isinstance(given, Path):
+        return given
     if (root / "corpus" / "texts").is_dir():
         return root / "corpus"
     try:
