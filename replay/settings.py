@@ -41,14 +41,23 @@ def _mib(name: str, value: str) -> int:
     return n
 
 
-def _directory(name: str, value: str) -> Path | None:
-    if not value:
-        return None  # set and empty: as if not set
-    path = Path(value)
-    if not path.is_dir():
-        what = "does not exist" if not path.exists() else "is not a directory"
-        raise SettingError(f"{name}={value!r}: {what}")
-    return path
+def _existing(kind: str, test: Callable[[Path], bool]) -> Callable[[str, str], Path | None]:
+    """A reader of a path that must be an existing ``kind`` (``test`` says whether it is); set and empty: as if
+    not set."""
+    def read(name: str, value: str) -> Path | None:
+        if not value:
+            return None
+        path = Path(value)
+        if not test(path):
+            what = "does not exist" if not path.exists() else f"is not a {kind}"
+            raise SettingError(f"{name}={value!r}: {what}")
+        return path
+
+    return read
+
+
+_directory = _existing("directory", Path.is_dir)
+_file = _existing("file", Path.is_file)
 
 
 def _cache(name: str, value: str) -> Path | None:
@@ -57,16 +66,6 @@ def _cache(name: str, value: str) -> Path | None:
     path = Path(value)
     if path.exists() and not path.is_dir():
         raise SettingError(f"{name}={value!r}: is not a directory (empty: no cache)")
-    return path
-
-
-def _file(name: str, value: str) -> Path | None:
-    if not value:
-        return None  # set and empty: as if not set
-    path = Path(value)
-    if not path.is_file():
-        what = "does not exist" if not path.exists() else "is not a file"
-        raise SettingError(f"{name}={value!r}: {what}")
     return path
 
 
