@@ -99,6 +99,58 @@ void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int b
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 
+/* ---- what a search is told besides the game, and what it answers ---- */
+/* the profile (replay.solver.search.Profile) */
+typedef struct {
+    int nsame_tableau;
+    uint8_t same_tableau[FC_MAXC];
+    int ngroups;                       /* groups of interchangeable foundations */
+    uint8_t group_len[FC_MAXC];
+    uint8_t groups[FC_MAXC][FC_MAXC];
+    int rounds_cap;                    /* -1: none */
+    int use_safe, use_lost;
+} fc_profile;
+
+/* the clock callback (nodes, best cards home): 0 go on, else the reason to stop (becomes stopped_by) */
+typedef int (*fc_tick)(int64_t nodes, int best);
+
+typedef struct {
+    int status, stopped_by, best_home, error;
+    int64_t nodes, positions, pruned;
+    int nline, nbest;
+    fc_move *line, *best_line;         /* malloc'd: fc_free_result */
+} fc_result;
+
+void fc_free_result(fc_result *r);
+
+/* ---- keys of positions and the profile's symmetry (keys.c) ---- */
+/* the longest key fc_make_key writes */
+#define FC_KEY_MAX (FC_CARDS * 3 + FC_MAXC * 3 + FC_VARS + 16)
+
+/* a set of keys: bytes kept in one arena, an open-addressing hash table over them */
+typedef struct {
+    uint8_t *arena;
+    size_t used, cap;
+    uint64_t *slots;   /* 0 empty, else (offset + 1) into arena */
+    uint64_t *hashes;
+    size_t nslots, count;
+} fc_keyset;
+
+uint64_t fc_hash_bytes(const uint8_t *p, size_t n);
+int fc_keyset_init(fc_keyset *k);                      /* 1, or 0 out of memory */
+void fc_keyset_free(fc_keyset *k);
+/* add key (len bytes); returns 1 when it was new, 0 when it was there, -1 out of memory */
+int fc_keyset_add(fc_keyset *k, const uint8_t *key, size_t len);
+/* the containers the profile's symmetry groups (grouped[i] = 1), and the group each belongs to
+ * (group_of[i], -1 for none: the interchangeable tableau is group 0, then the foundation groups) */
+void fc_symmetry(const fc_profile *pr, uint8_t *grouped, int8_t *group_of);
+/* the key of s (grouped from fc_symmetry): equal keys exactly when position_key gives equal keys */
+size_t fc_make_key(const fc_game *g, const fc_profile *pr, const uint8_t *grouped, const fc_state *s,
+                   uint8_t *out);
+/* _reduce: drop a move into an empty member of an interchangeable group when an earlier empty member
+ * of the same group took the same move (type, source, count); returns how many moves are left */
+int fc_reduce_moves(const fc_profile *pr, const int8_t *group_of, const fc_state *s, fc_move *mv, int n);
+
 /* ---- the search (search.c) ---- */
 /* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
  * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
