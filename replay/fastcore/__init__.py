@@ -127,6 +127,11 @@ def _load(path: Path) -> ctypes.CDLL | None:
     lib.fc_solve.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
                              ctypes.POINTER(FcState), ctypes.c_int64, ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
     lib.fc_free_result.argtypes = [ctypes.POINTER(FcResult)]
+    # the nested searches (nested.c; their parameters' mirror is replay.fastcore.nested.FcNestedParams)
+    lib.fc_nested.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
+                              ctypes.POINTER(FcState), ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, TICK,
+                              ctypes.POINTER(FcResult)]
+    lib.fc_sizeof_nested_params.restype = ctypes.c_size_t
     for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
         f = getattr(lib, f"fc_sizeof_{name}")
         f.restype = ctypes.c_size_t
