@@ -65,9 +65,9 @@ class Params:
 
     method: str = "nmcs"
     level: int = 2
-    iterations: int = 60
+    iterations: int = 30
     max_len: int = 1000
-    p_found: float = 0.9
+    p_found: float = 0.97
     bias: float = 3.0
     alpha: float = 1.0
 
@@ -88,7 +88,7 @@ class Params:
 #: each nested method's parameters by default (benchmarks/README.md: how they were chosen)
 PARAMS = {"nmcs": Params("nmcs"), "nrpa": Params("nrpa")}
 #: the portfolio's depth-first search takes this share of a position budget (at most PORTFOLIO_DFS_NODES)
-PORTFOLIO_DFS_SHARE = 0.1
+PORTFOLIO_DFS_SHARE = 0.02
 PORTFOLIO_DFS_NODES = 100_000
 
 
