@@ -23,8 +23,9 @@ METHODS (``depth-first``, ``nmcs``, ``nrpa``, ``portfolio``) with the same posit
 deal (``depth-first`` counts positions expanded, the nested searches positions made: every move
 carried out) and the deal's seed as the nested search's seed, in this process; per form and method it
 prints the mean cards home at the best position reached (of 104), the share won, the share proved
-unwinnable, positions per CPU second and CPU seconds per deal.  ``--json FILE`` appends each row to
-FILE.  The shares and cards home depend only on the budget, not on the machine.
+unwinnable, positions per CPU second and CPU seconds per deal.  ``--readings`` adds every other
+reading of each ruling (the table's rows of readings); ``--json FILE`` appends each row to FILE.
+The shares and cards home depend only on the budget, not on the machine.
 
 Figures depend on the machine and on what else it is doing: run it on an idle machine.
 """
@@ -59,11 +60,12 @@ def bench(game: str, seeds: list[int], nodes: int, workers: int) -> tuple[float,
     return wall, sum(r["nodes"] for r in results) / wall, verdicts
 
 
-def decide_forms(only: list[str] | None) -> list[Form]:
-    """Every form of the results table, then Napoleon's Square under the modern readings."""
-    from replay.solver.table import NAPOLEON_MODERN, forms
+def decide_forms(only: list[str] | None, readings: bool = False) -> list[Form]:
+    """Every form of the results table, then Napoleon's Square under the modern readings (``readings``:
+    then every other reading of each ruling, as the table's rows of readings have them)."""
+    from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
 
-    out = forms() + [NAPOLEON_MODERN]
+    out = forms() + [NAPOLEON_MODERN] + ([r[0] for r in ruling_forms()] if readings else [])
     if only:
         out = [f for f in out if any(o in f.label for o in only)]
     return out
@@ -145,7 +147,7 @@ def main_play(args: argparse.Namespace) -> None:
             f"{'cpu-s/deal':>10} {'core':>6}")
     print(head)
     print("-" * len(head))
-    for form in decide_forms(args.forms):
+    for form in decide_forms(args.forms, args.readings):
         game_of(form)  # built before the clock starts
         for method in args.methods:
             d = play_form(form, seeds, method, args.nodes)
@@ -172,6 +174,7 @@ def main() -> None:
     ap.add_argument("--methods", nargs="*", default=["depth-first", "nmcs", "nrpa", "portfolio"],
                     help="with --play: the methods (replay.solver.nested.METHODS)")
     ap.add_argument("--json", default=None, help="with --play: append each row to this file (JSON lines)")
+    ap.add_argument("--readings", action="store_true", help="with --play: the rulings' other readings too")
     args = ap.parse_args()
     print(f"replay solver benchmark — code {code_version()}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "")

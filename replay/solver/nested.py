@@ -87,6 +87,9 @@ class Params:
 
 #: each nested method's parameters by default (benchmarks/README.md: how they were chosen)
 PARAMS = {"nmcs": Params("nmcs"), "nrpa": Params("nrpa")}
+#: what a nested search found: status, stopped_by, positions used, best cards home, line, best line
+Found = tuple[str, "str | None", int, int, list[Move], list[Move]]
+
 #: the portfolio's depth-first search takes this share of a position budget (at most PORTFOLIO_DFS_NODES)
 PORTFOLIO_DFS_SHARE = 0.02
 PORTFOLIO_DFS_NODES = 100_000
@@ -144,8 +147,6 @@ def nested(game: Game, table: Table, params: Params, budget: Budget, seed: int =
                   best_line=best_line, core=core, method=params.method)
 
 
-Found = tuple[str, "str | None", int, int, list[Move], list[Move]]
-
 
 def kernel_spec(game: Game) -> Any:
     """The game's fast-core spec (:class:`replay.fastcore.FastCore`), or None: the one place the nested
@@ -193,7 +194,10 @@ class _PythonNested:
 
     def __init__(self, game: Game, root: Table, profile: Profile, params: Params, budget: int | None, seed: int,
                  tick: Callable[[int, int], str | None] | None) -> None:
+        from replay.fastcore import TYPE_CODE
+
         self.game, self.root, self.profile, self.p = game, root, profile, params
+        self.type_code = TYPE_CODE  # move types as the fast core numbers them, for the policy's move codes
         self.budget, self.tick = budget, tick
         self.rng = seed % 2**64
         self.key = position_key(game, profile)
@@ -348,7 +352,7 @@ class _PythonNested:
             k = m.count or 1
             if len(pile) >= k:
                 card = pile[len(pile) - k] + 1
-        return 1 + _TYPE_CODE[m.type] + ((m.src + 1) << 3) + ((m.dst + 1) << 10) + (card << 17)
+        return 1 + self.type_code[m.type] + ((m.src + 1) << 3) + ((m.dst + 1) << 10) + (card << 17)
 
     def weights(self, pol: dict[int, float], t: Table, mv: list[Move]) -> list[float]:
         bias = self.p.bias
@@ -450,9 +454,6 @@ class _PythonNested:
         return UNKNOWN, self.stopped, self.used, self.best_home, [], self.best_line
 
 
-_TYPE_CODE = {"move": 0, "deal": 1, "redeal": 2, "fill": 3, "tuck": 4}
-
-
 # ----------------------------------------------------------------------------- the portfolio
 
 
@@ -472,7 +473,7 @@ def _portfolio(game: Game, table: Table, budget: Budget, seed: int, progress: Pr
                   seconds=None if budget.seconds is None else max(0.0, budget.seconds - first.seconds))
     offset = first.nodes
     shifted = None if progress is None else (lambda n, b, s: progress(offset + n, max(b, first.best_home), s))
-    second = nested(game, table, replace(params, method=params.method), rest, seed, shifted, should_stop, fast)
+    second = nested(game, table, params, rest, seed, shifted, should_stop, fast)
     better = second if second.best_home > first.best_home or second.status == WON else first
     return Result(second.status, second.line, first.nodes + second.nodes, time.perf_counter() - start,
                   second.stopped_by, first.positions + second.positions, first.reductions, better.best_home,
