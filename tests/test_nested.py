@@ -307,14 +307,15 @@ def test_the_memory_bound_stops_a_search_that_would_exceed_it(monkeypatch) -> No
 
 @needs_core
 def test_a_proof_of_loss_is_never_contradicted_by_a_win() -> None:
-    """Exiles' deals the depth-first search proves lost are never won by a nested search, whatever its
-    budget here; the portfolio answers unwinnable for them, and won wherever a search wins."""
+    """Exiles' deals the depth-first search proves lost (within the portfolio's share of the budget) are
+    never won by a nested search; the portfolio answers unwinnable for them, and won wherever the
+    depth-first search wins."""
     game = game_of(Form("exiles"))
     lost = won = 0
     for seed in range(1, 25):
         deck = game.deck_from_seed(seed)
-        dfs = solve(game, deck=deck, budget=Budget(nodes=20_000))
-        pf = play(game, deck=deck, method="portfolio", budget=Budget(nodes=100_000), seed=seed)
+        dfs = solve(game, deck=deck, budget=Budget(nodes=N.PORTFOLIO_DFS_MIN))
+        pf = play(game, deck=deck, method="portfolio", budget=Budget(nodes=200_000), seed=seed)
         assert pf.method == "portfolio"
         if dfs.status == UNWINNABLE:
             lost += 1
@@ -333,11 +334,13 @@ def test_a_proof_of_loss_is_never_contradicted_by_a_win() -> None:
 def test_the_portfolio_counts_both_searches_within_the_budget() -> None:
     game = game_of(Form("zwarta-kolumna"))
     deck = game.deck_from_seed(3)
-    r = play(game, deck=deck, method="portfolio", budget=Budget(nodes=50_000), seed=3)
-    dfs = solve(game, deck=deck, budget=Budget(nodes=5_000))
-    assert r.status == UNKNOWN and r.stopped_by == "nodes" and r.nodes == 50_000
+    r = play(game, deck=deck, method="portfolio", budget=Budget(nodes=60_000), seed=3)
+    dfs = solve(game, deck=deck, budget=Budget(nodes=N.PORTFOLIO_DFS_MIN))
+    assert r.status == UNKNOWN and r.stopped_by == "nodes" and r.nodes == 60_000
     assert r.best_home >= dfs.best_home
-    nested = play(game, deck=deck, method="nmcs", budget=Budget(nodes=45_000), seed=3)
+    nested = play(game, deck=deck, method="nmcs", budget=Budget(nodes=60_000 - N.PORTFOLIO_DFS_MIN), seed=3)
     assert r.best_home == max(dfs.best_home, nested.best_home)
     assert r.best_line == (nested.best_line if nested.best_home > dfs.best_home else dfs.best_line)
     assert play(game, deck=deck, method="depth-first", budget=Budget(nodes=300)).method == "depth-first"
+    small = play(game, deck=deck, method="portfolio", budget=Budget(nodes=5_000), seed=3)  # the depth-first search alone
+    assert small.nodes == 5_000 and small.best_line == solve(game, deck=deck, budget=Budget(nodes=5_000)).best_line

@@ -90,8 +90,10 @@ PARAMS = {"nmcs": Params("nmcs"), "nrpa": Params("nrpa")}
 #: what a nested search found: status, stopped_by, positions used, best cards home, line, best line
 Found = tuple[str, "str | None", int, int, list[Move], list[Move]]
 
-#: the portfolio's depth-first search takes this share of a position budget (at most PORTFOLIO_DFS_NODES)
+#: the portfolio's depth-first search takes this share of a position budget, at least PORTFOLIO_DFS_MIN
+#: positions (all of a smaller budget) and at most PORTFOLIO_DFS_NODES
 PORTFOLIO_DFS_SHARE = 0.02
+PORTFOLIO_DFS_MIN = 20_000
 PORTFOLIO_DFS_NODES = 100_000
 
 
@@ -462,7 +464,8 @@ def _portfolio(game: Game, table: Table, budget: Budget, seed: int, progress: Pr
     """The depth-first search with a share of the budget, then (unless it decided) the nested search with the
     rest.  A proof of loss from the depth-first search is the answer: no win can contradict it."""
     start = time.perf_counter()
-    share = None if budget.nodes is None else min(PORTFOLIO_DFS_NODES, int(budget.nodes * PORTFOLIO_DFS_SHARE))
+    share = None if budget.nodes is None else \
+        min(budget.nodes, PORTFOLIO_DFS_NODES, max(PORTFOLIO_DFS_MIN, int(budget.nodes * PORTFOLIO_DFS_SHARE)))
     if share is None and budget.seconds is None:
         share = PORTFOLIO_DFS_NODES
     dfs_budget = Budget(nodes=share, seconds=None if budget.seconds is None else budget.seconds * PORTFOLIO_DFS_SHARE)
