@@ -4,7 +4,9 @@ compile the solver's fast core (``replay/fastcore``, a C library loaded with cty
 It writes the short hash (with ``-dirty`` when the code differs from it) to a file that the
 wheel carries as ``replay/_build.txt``; outside a git checkout nothing is recorded.  The fast core is
 compiled by ``replay/fastcore/build.py`` (``cc``); an editable install builds it beside its sources,
-a wheel carries it (and is then tagged for this platform).  When it cannot be compiled the install
+a wheel carries it and is tagged ``py3-none-<platform>``: the library is loaded with ctypes and
+needs only the C library, so one wheel serves every Python 3 on its platform (``auditwheel repair``
+turns the tag into a ``manylinux`` one for the package index; see the README's "Releasing").  When it cannot be compiled the install
 goes on with a warning, and the solver searches in Python, with the same results, more slowly.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -63,4 +66,10 @@ class CommitHook(BuildHookInterface):  # type: ignore[misc]
             return
         build_data["force_include"][str(out)] = f"replay/fastcore/{target.name}"
         build_data["pure_python"] = False
-        build_data["infer_tag"] = True
+        build_data["tag"] = f"py3-none-{platform_tag()}"
+
+
+def platform_tag() -> str:
+    """This machine's platform tag as wheels spell it (``linux_x86_64``, ``macosx_11_0_arm64`` …):
+    the C library depends on the platform, not on the Python version or its ABI."""
+    return sysconfig.get_platform().replace("-", "_").replace(".", "_")

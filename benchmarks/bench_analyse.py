@@ -4,7 +4,7 @@
 
 For each log (default: every example under ``examples/games``) it prints the positions of the
 log (the deal and one per move), how many the solver searched and how many verdicts were
-inferred from the monotonicity of winnability (see :mod:`replay.view.analyse`), the verdicts,
+inferred from the monotonicity of winnability (see :mod:`replay.solver.analyse`), the verdicts,
 and the wall-clock seconds.  With ``--every`` it also searches every position with the same
 budget and prints that time: the saving the inference buys.  The counts depend only on the
 node budget; the seconds depend on the machine and on what else it is doing.
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from replay.solver.search import Budget, solve  # noqa: E402
-from replay.view.analyse import analysis_of  # noqa: E402
+from replay.solver.analyse import analysis_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

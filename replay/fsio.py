@@ -39,6 +39,27 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def _special(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a directory (a link is
+    followed): a device, a FIFO or a socket would be replaced by a regular file by the atomic rename,
+    so no writer goes there, ``--force`` or not."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
 def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (),
                  force: bool = False, update: bool = False, flag: str = "--force",
                  make_parents: bool = False) -> Path:
@@ -55,6 +76,9 @@ def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.Path
             raise WriteRefused(f"refusing to overwrite {target}: it is an input of this command")
     if target.is_dir():
         raise WriteRefused(f"cannot write {target}: it is a directory")
+    kind = _special(target)
+    if kind:
+        raise WriteRefused(f"cannot write {target}: it is {kind}, not a regular file")
     parent = target.parent
     if not parent.is_dir():
         if not make_parents:
@@ -67,6 +91,21 @@ def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.Path
     return target
 
 
+def probe_write(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`WriteRefused` unless :func:`atomic_write` could replace ``path`` now: a temporary file
+    can be made beside it (and is removed at once), and an existing file is not read-only.  For a command
+    that writes its file later (``replay play``, after the first move), so that it says so before any work."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise WriteRefused(f"cannot write {path}: it is read-only")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as e:
+        raise WriteRefused(f"cannot write {path}: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (temporary file, fsync, rename); raises OSError.
 
@@ -74,6 +113,21 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     file keeps the old one's permission bits (a new file gets the usual ``0666 & ~umask``).
     """
     target = Path(os.path.realpath(path))
+    kind = _special(target)
+    if kind:  # the rename would put a regular file in place of a device or a FIFO
+        raise OSError(f"{target} is {kind}, not a regular file")
+    tmp = _stage(target, data)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        _discard(tmp)
+        raise
+    _fsync_dir(target.parent)  # make the rename itself durable
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """``data`` in a temporary file beside ``target`` (flushed to the disk, with the mode ``target`` has or a
+    new file would get); its path.  Raises OSError, leaving no temporary file."""
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = target.stat().st_mode & 0o7777
@@ -88,23 +142,17 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
-    try:  # make the rename itself durable
-        dfd = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return
+    return tmp
+
+
+def _discard(tmp: str) -> None:
     try:
-        os.fsync(dfd)
+        os.unlink(tmp)
     except OSError:
         pass
-    finally:
-        os.close(dfd)
 
 
 def write_text(path: str | os.PathLike[str], text: str, *, inputs: Iterable[str | os.PathLike[str]] = (),
@@ -122,4 +170,46 @@ def write_text(path: str | os.PathLike[str], text: str, *, inputs: Iterable[str 
     return target
 
 
-__all__ = ["WriteRefused", "atomic_write", "check_target", "write_text"]
+def write_texts(files: Iterable[tuple[str | os.PathLike[str], str]], *, update: bool = False,
+                force: bool = False, make_parents: bool = False) -> list[Path]:
+    """Write several files that belong together (a snapshot and its index): every target is checked
+    first, every new content is written to its temporary file and flushed to the disk, and only then
+    are the files renamed over their targets, one after the other.  A writer killed while writing leaves
+    every old file whole; only a kill between two renames (a few microseconds) could leave them out of
+    step.  Raises :class:`WriteRefused` as :func:`write_text` does."""
+    items = [(check_target(p, update=update, force=force, make_parents=make_parents), t) for p, t in files]
+    staged: list[tuple[str, Path]] = []
+    try:
+        for target, text in items:
+            real = Path(os.path.realpath(target))
+            kind = _special(real)
+            if kind:
+                raise WriteRefused(f"cannot write {target}: it is {kind}, not a regular file")
+            staged.append((_stage(real, text.encode("utf-8")), real))
+        for tmp, real in staged:
+            os.replace(tmp, real)
+    except OSError as e:
+        raise WriteRefused(f"cannot write {getattr(e, 'filename', None) or items[0][0]}: {e.strerror or e}") from None
+    finally:
+        for tmp, _ in staged:
+            if os.path.exists(tmp):
+                _discard(tmp)
+    for parent in dict.fromkeys(real.parent for _, real in staged):
+        _fsync_dir(parent)
+    return [t for t, _ in items]
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        dfd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+__all__ = ["WriteRefused", "atomic_write", "check_target", "probe_write", "write_text", "write_texts"]

@@ -86,3 +86,22 @@ def the_comparisons_can_fail(game: Game, t: Table, walk: Walk, wrong_option: int
     t2.piles[0].append(t2.piles[1].pop())
     with pytest.raises(AssertionError):
         compare_tables(k2, s2, t2, "")
+
+
+def won_examples_have_no_move(game_id: str) -> int:
+    """At the end of every won example log of ``game_id`` (examples/games/<game>/*/won-*.json) the kernel,
+    like the engine, has no legal move: a won game offers no redeal.  Returns how many logs were checked."""
+    from pathlib import Path
+
+    from replay.log.validate import parse, replay_to
+
+    checked = 0
+    for path in sorted((Path(__file__).resolve().parents[1] / "examples" / "games" / game_id).glob("*/won-*.json")):
+        inst, t, _, _ = replay_to(parse(path.read_bytes()), None)
+        k = fastcore.Kernel(inst.game)
+        s = k.state(t)
+        assert s is not None and t.is_won(), path
+        assert k.legal(s) == [] and inst.game.legal_moves(t) == [], path
+        checked += 1
+    return checked
+

@@ -150,6 +150,10 @@ def test_every_refusal_of_a_kind_no_rule_allows_cites_a_clause_of_that_kind(form
         assert clause in every, (mtype, clause)
         if register:
             assert clause in default_corpus().ambiguities[register].clauses, (register, clause)
+    for (mtype, _, _), (clause, register, _) in g.book.refusal_between.items():
+        assert clause in every, (mtype, clause)
+        if register:
+            assert clause in default_corpus().ambiguities[register].clauses, (register, clause)
     assert tried > 0
 
 
@@ -310,3 +314,22 @@ def test_a_base_left_lying_cites_the_clause_of_the_variant_played(variant, claus
         pytest.fail("no deal of seeds 1-59 leaves a base lying after the first round")
     e = _refusal(g, t, Move("deal"))
     assert e.clause == clause and "is placed at once" in e.reason
+
+
+@pytest.mark.clause("pf-10", "pf-22")
+def test_building_on_the_table_in_base_printex_frame_cites_pf10_and_says_the_variant_allows_it():
+    g = _g("printex-frame")
+    t = g.new_table(g.deck_from_seed(1))
+    t.push(Move("deal"))
+    names = g.layout.names
+    b2, b3 = names.index("b2"), names.index("b3")
+    e = _refusal(g, t, Move("move", b2, b3))
+    assert e.clause == "pf-10", e.clause  # not pf-8: which foundation a pile reaches is not the question
+    assert e.reason.startswith("no rule lets a card go from b2 (tableau) to b3 (tableau) (the register, "
+                               "amb-pf-target-foundation); a card goes from a pile only onto a foundation")
+    assert "cztery-katy (pf-22) allows building on the table" in e.reason
+    assert "pf-10" in default_corpus().ambiguities["amb-pf-target-foundation"].clauses
+    ck = _g("printex-frame", "cztery-katy")  # the variant: refused only until the third laying-out, by pf-22
+    t = ck.new_table(ck.deck_from_seed(1))
+    t.push(Move("deal"))
+    assert _refusal(ck, t, Move("move", b2, b3)).clause == "pf-22"

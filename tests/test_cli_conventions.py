@@ -54,8 +54,22 @@ def test_version_names_the_version_the_distribution_and_the_commit():
     assert p.returncode == 0 and p.stderr == ""
     head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
-    assert re.fullmatch(rf"replay \d+\.\d+\.\d+\S* \({DISTRIBUTION}, commit {head}(-dirty)?\)\n", p.stdout), p.stdout
+    assert re.fullmatch(rf"replay \d+\.\d+\.\d+\S* \({DISTRIBUTION}, commit {head}(-dirty)?\)\n"
+                        r"solver: fast core \(C[^)]*\)\n", p.stdout), p.stdout
     assert run("-V").stdout == p.stdout
+
+
+def test_version_says_when_the_solver_has_no_fast_core(tmp_path):
+    """Without the C library and without a compiler to build it the solver searches in Python (35-90x
+    slower): --version says so, as it says when REPLAY_NO_FASTCORE turns the core off."""
+    p = subprocess.run([sys.executable, "-m", "replay", "--version"], capture_output=True, text=True,
+                       env={**os.environ, "REPLAY_NO_FASTCORE": "1"})
+    assert p.stdout.splitlines()[1] == "solver: Python search (REPLAY_NO_FASTCORE is set)", p.stdout
+    code = ("import replay.fastcore.build as b, pathlib; b.library_path = lambda root=b.HERE: pathlib.Path('/nonexistent.so');"
+            "b.compiler = lambda: None; print(b.status())")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stdout.strip() == ("solver: Python search (no fast core: it was not built, and there is no C compiler "
+                                "to build it)"), p.stdout + p.stderr
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "replay")
@@ -171,9 +185,9 @@ def test_an_unknown_game_is_a_usage_error_everywhere(args):
 
 
 def test_solve_has_a_distinct_exit_code_for_each_verdict(tmp_path):
-    won = run("solve", "exiles", "-s", "19", "--nodes", "5000", "-o", str(tmp_path / "won.json"))
-    unwinnable = run("solve", "exiles", "-s", "7", "--nodes", "5000")
-    unknown = run("solve", "exiles", "-s", "19", "--nodes", "10")
+    won = run("solve", "exiles", "-s", "1", "--nodes", "5000", "-o", str(tmp_path / "won.json"))
+    unwinnable = run("solve", "exiles", "-s", "17", "--nodes", "5000")
+    unknown = run("solve", "exiles", "-s", "1", "--nodes", "10")
     assert (won.returncode, unwinnable.returncode, unknown.returncode) == (0, 3, 4), (won.stderr, unwinnable.stderr)
     assert unwinnable.stderr.startswith("unwinnable") and unknown.stderr.startswith("unknown")
     help_text = runner.invoke(app, ["solve", "--help"], terminal_width=200).output
@@ -248,3 +262,55 @@ def test_the_startup_benchmark_runs_and_prints_its_figures():
 def test_help_says_each_thing_once(path):
     text = runner.invoke(app, [*path, "--help"], terminal_width=200).output
     assert text.count("Exit codes") <= 1, text
+
+
+def test_shell_completion_is_offered_as_typer_offers_it(tmp_path):
+    """`replay --show-completion` (in bash) prints a script that, sourced, completes commands and options;
+    `_REPLAY_COMPLETE=source_zsh` / `source_fish` print zsh's and fish's; `--install-completion` is in --help."""
+    bindir = Path(sys.executable).parent
+    if not (bindir / "replay").exists():
+        pytest.skip("the replay console script is not installed beside this Python")
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    script = ("source <(replay --show-completion bash)\n"
+              "COMP_WORDS=(replay val); COMP_CWORD=1; _replay_completion replay; echo \"${COMPREPLY[@]}\"\n"
+              "COMP_WORDS=(replay validate --len); COMP_CWORD=2; _replay_completion replay; echo \"${COMPREPLY[@]}\"\n")
+    p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert p.stdout.splitlines() == ["validate", "--lenient"], p.stdout + p.stderr
+    for shell, mark in (("zsh", "#compdef replay"), ("fish", "complete --command replay")):
+        p = subprocess.run(["replay"], capture_output=True, text=True, env={**env, "_REPLAY_COMPLETE": f"source_{shell}"})
+        assert p.returncode == 0 and mark in p.stdout, p.stdout + p.stderr
+    assert "--install-completion" in run("--help").stdout
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("REPLAY_SOLVER_MEMORY", "lots", "whole number of MiB"),
+    ("REPLAY_SOLVER_MEMORY", "0", "at least 1 MiB"),
+    ("REPLAY_NO_FASTCORE", "maybe", "give 1 (on) or 0 (off)"),
+    ("REPLAY_CORPUS", "/no/such/corpus", "does not exist"),
+    ("REPLAY_CACHE_DIR", "/etc/hostname", "is not a directory"),
+])
+def test_an_environment_variable_that_cannot_be_read_is_one_line_and_exit_2(name, value, words):
+    p = subprocess.run([sys.executable, "-m", "replay", "validate", str(ROOT / "examples" / "games")],
+                       capture_output=True, text=True, env={**os.environ, name: value})
+    assert p.returncode == 2, p.stdout + p.stderr
+    lines = [x for x in p.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"replay: {name}={value!r}: ") and words in lines[0], p.stderr
+
+
+def test_every_environment_variable_is_listed_in_help_and_on_the_cli_page():
+    from replay.settings import SETTINGS
+
+    help_text = " ".join(run("--help").stdout.split())
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "replay").rglob("*.py")
+                     if p.name != "settings.py")
+    for s in SETTINGS:
+        assert f"{s.name}={s.value}" in help_text and f"| `{s.name}` = " in page, s.name
+    # every REPLAY_ variable the code reads is one of them, read through replay.settings
+    assert set(re.findall(r"environ(?:\.get)?\(\s*[\"'](REPLAY_\w+)", code)) <= {"REPLAY_CACHE_DIR"}
+
+
+def test_replay_no_fastcore_0_means_the_fast_core_is_on():
+    p = subprocess.run([sys.executable, "-m", "replay", "--version"], capture_output=True, text=True,
+                       env={**os.environ, "REPLAY_NO_FASTCORE": "0"})
+    assert p.stdout.splitlines()[1].startswith("solver: fast core"), p.stdout

@@ -39,14 +39,14 @@ def test_show_draws_every_pile_in_the_layout_shape():
     row2 = next(ln for ln in lines if ln.startswith("p2"))
     assert row2.index("p2") < row2.index("A1") < row2.index("K1") < row2.index("p8")
     assert "stock (96)" in r.output
-    assert "next: move 0 ($.moves[0])" in r.output
+    assert "next: move 1 ($.moves[0])" in r.output
 
 
 def test_show_at_a_step_and_at_the_end():
     path = first("printex-frame")
     d = json.loads(path.read_bytes())
     mid = show(str(path), "--step", "5")
-    assert mid.exit_code == 0 and "after move 5 of" in mid.output and "next: move 5" in mid.output
+    assert mid.exit_code == 0 and "after move 5 of" in mid.output and "next: move 6 ($.moves[5])" in mid.output
     end = show(str(path))
     assert end.exit_code == 0
     assert f"after move {len(d['moves'])} of {len(d['moves'])}" in end.output
@@ -88,7 +88,7 @@ def test_show_stops_before_an_illegal_move():
     r = show(str(path))
     assert r.exit_code == 1
     assert f"after move {expect['move']} of" in r.stdout
-    assert "breaks zk-8" in r.stderr and f"shown before move {expect['move']}" in r.stderr
+    assert "breaks zk-8" in r.stderr and f"shown before move {expect['move'] + 1} ($.moves[{expect['move']}])" in r.stderr
 
 
 def test_show_errors():

@@ -55,7 +55,7 @@ def test_an_illegal_log_exits_1_with_clause_text_and_table(tmp_path):
     r = run("validate", str(p))
     assert r.exit_code == 1
     lines = r.output.splitlines()
-    assert lines[0].startswith(f"{p}:") and "illegal move 1 ($.moves[1])" in lines[0] and '{"type": "redeal"}' in lines[0]
+    assert lines[0].startswith(f"{p}:") and "illegal move 2 ($.moves[1])" in lines[0] and '{"type": "redeal"}' in lines[0]
     assert lines[1].startswith("  breaks zk-15: ")
     assert lines[2].startswith("  diplomatic:  “") and lines[3].startswith("  translation: “")
     assert lines[4].startswith("  table held:  ") and "stock" in lines[4]
@@ -207,7 +207,7 @@ def test_lenient_and_until_on_the_command_line(tmp_path):
     assert text.output.count("illegal move") >= 2 and "problems (" in text.output
     assert run("validate", "--until", "1", str(p)).exit_code == 0
     r = run("validate", "--until", "2", str(p))
-    assert r.exit_code == 1 and "illegal move 1" in r.output
+    assert r.exit_code == 1 and "illegal move 2 ($.moves[1])" in r.output
 
 
 def test_all_readings_on_the_command_line():
@@ -251,7 +251,8 @@ def test_the_readme_command_validates_the_examples():
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_reports_are_written_as_they_are_made_not_kept_to_the_end(monkeypatch, capsys, fmt):
     """Memory stays flat over many logs: each verdict is out before the next log is checked."""
-    from replay.log import commands, runner
+    from replay.cli import log as commands
+    from replay.log import runner
     from replay.log.report import Report
 
     seen: list[str] = []

@@ -242,3 +242,27 @@ def test_a_witness_passage_needs_a_quotation_or_says_why_not(tmp_path):
     _edit_witness(root, "cadogan-four-corners", edit)
     problems = check_corpus(root)
     assert len(problems) == 1 and "quotation or says why not" in problems[0].message
+
+
+@pytest.mark.parametrize("edit,fits", [
+    ("spans: [[240, 358]]", "spans: [[241, 358]]"),  # shifted by one: the text is elsewhere in the source
+    ("spans: [[240, 358]]", "spans: [[240, 300]]"),  # cut short
+])
+def test_a_wrong_span_names_its_line_both_texts_and_the_offsets_that_fit(tmp_path, monkeypatch, edit, fits):
+    root = copy_corpus(tmp_path)
+    path = root / "clauses" / "001.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), start=1) if ln.strip() == edit)
+    path.write_text(text.replace(edit, fits, 1), encoding="utf-8")
+    monkeypatch.setenv("REPLAY_CORPUS", str(root))
+    result = CliRunner().invoke(app, ["corpus", "check"])
+    assert result.exit_code == 1
+    wrong = [ln for ln in result.output.splitlines() if "does not equal the text of its spans" in ln]
+    assert len(wrong) == 1, result.output
+    msg = wrong[0]
+    assert msg.startswith(f"clauses/001.yaml:{line}: zk-5: ")
+    source = (root / load(root).texts["001"].file).read_text(encoding="utf-8")
+    start, end = (int(x) for x in re.findall(r"\d+", fits))
+    assert repr(source[start:end][:20]) [:-1] in msg  # what the spans hold
+    assert "'Na asy zbieramy" in msg  # what verbatim says
+    assert "the verbatim text is at spans: [[240, 358]]" in msg  # where it would fit

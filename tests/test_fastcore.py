@@ -113,9 +113,13 @@ def test_the_c_search_follows_a_custom_profile() -> None:
 
 
 @needs_core
-def test_a_stop_request_and_progress_reach_the_c_search() -> None:
+def test_a_stop_request_and_progress_reach_the_c_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """should_stop ends the C search as it ends the Python one (Ctrl-C in ``replay solve``), and
-    progress is reported while it runs."""
+    progress is reported while it runs (every 0.05 s here, well inside the time budget however loaded the
+    machine: the test asks whether the reports reach the caller, not how fast they come)."""
+    from replay.solver import search as S
+
+    monkeypatch.setattr(S, "PROGRESS_EVERY", 0.05)
     game = game_of(Form("napoleons-square"))
     deck = game.deck_from_seed(2)
     asked = []
@@ -128,7 +132,7 @@ def test_a_stop_request_and_progress_reach_the_c_search() -> None:
     assert r.status == "unknown" and r.stopped_by == "interrupted"
     assert r.nodes == 5 * 16  # asked every 16 positions, as the Python search asks
     seen = []
-    r = solve(game, deck=deck, budget=Budget(nodes=None, seconds=0.6),
+    r = solve(game, deck=deck, budget=Budget(nodes=None, seconds=1.0),
               progress=lambda n, b, s: seen.append((n, b, s)))
     assert r.stopped_by == "seconds" and seen and seen[-1][0] > 0
 
@@ -172,10 +176,12 @@ def test_a_kernels_shortcut_for_the_move_order_agrees_with_its_legal_moves(form:
             if not moves:
                 break
             s = k.state(t)
-            assert s is not None
-            for src in range(len(game.roles)):
+            if s is None:  # a position the kernel does not take (exiles' chain with seen positions): Python's
+                t.push(rng.choice(moves))
+                continue
+            for src in range(len(game.roles)):  # the top card, one card (a deeper one of exiles' spread packet: no)
                 want = bool(t.piles[src]) and any(m.type == "move" and m.src == src and m.dst in game.foundations
-                                                  for m in moves)
+                                                  and m.count == 1 for m in moves)
                 got = k.frees(s, src)
                 if game.roles[src] in ("tableau", "reserve"):  # the sources the search asks about
                     assert got == want, (seed, src, t.snapshot())

@@ -14,10 +14,12 @@ from collections import Counter
 import pytest
 
 from replay import fastcore
+from replay.engine import cards as C
 from replay.engine.game import Game, Move, Table
 from replay.games import create
 from replay.games import exiles as EX
-from tests.fastcore_checks import moves_of, statistics_forms
+from replay.solver.search import frees_a_card
+from tests.fastcore_checks import moves_of, statistics_forms, won_examples_have_no_move
 
 pytestmark = pytest.mark.skipif(fastcore.library() is None,
                                 reason="the fast core library is missing and cannot be built (no C compiler?)")
@@ -65,6 +67,10 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
         want = moves_of(game.legal_moves(t))
         got = moves_of(kern.legal(s))
         assert got == want, f"seed {seed}: legal moves differ at ply {t.ply}"
+        for src in game.by_role["tableau"]:  # the kernel's frees answers as the engine's frees_a_card
+            assert kern.frees(s, src) == frees_a_card(game, t, src), f"seed {seed}: frees({src}) at ply {t.ply}"
+        if any(c > 1 for _, _, _, c in want):
+            seen["a card below the top of the spread packet"] += 1
         if not want:
             seen["won" if t.is_won() else "lost"] += 1
             return
@@ -80,8 +86,12 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
         seen[kind] += 1
         if m.type == "tuck" and m.src == m.dst:
             seen["tuck under itself"] += 1
-        if m.type == "tuck" and chain is not None and t.vars["chain"] is None:
+        if m.type == "tuck" and C.value_of(t.piles[m.dst][0]) == 13:
+            seen["a king travels, the chain goes on" if t.vars["chain"] is not None else "a king travels, the chain ends"] += 1
+        elif m.type == "tuck" and chain is not None and t.vars["chain"] is None:
             seen["chain ends in a loop"] += 1
+        if m.type == "move" and m.src in game.foundations and not t.piles[m.src]:
+            seen["a base changed"] += 1
         seen["longest chain"] = max(seen["longest chain"], len(t.vars["_seen"]))
     seen["capped"] += 1
 
@@ -97,8 +107,16 @@ def test_kernel_follows_the_engine_on_random_walks(rulings: dict[str, str]) -> N
     for kind in ("deal", "redeal", "move tableau->foundation", "move reserve->foundation", "move tableau->tableau",
                  "tuck reserve->tableau", "tuck tableau->tableau", "chain ends in a loop"):
         assert seen[kind], f"no {kind} in the walks: {dict(seen)}"
-    if game.rulings["foundations"] == "aces-and-kings":
+    if game.rulings["foundations"] != "eight-aces":
         assert seen["move foundation->foundation"], dict(seen)
+    # each reading is met where it plays differently
+    assert bool(seen["a card below the top of the spread packet"]) == (game.rulings["thirteenth-packet"] == "spread")
+    if game.rulings["chain-king"] == "ends-chain":
+        assert seen["a king travels, the chain ends"] and not seen["a king travels, the chain goes on"], dict(seen)
+    else:
+        assert seen["a king travels, the chain goes on"], dict(seen)
+    if game.rulings["reversal-bases"] == "bases-stay" or game.rulings["foundations"] == "eight-aces":
+        assert not seen["a base changed"], dict(seen)
     assert seen["longest chain"] < MAX_SEEN
 
 
@@ -131,3 +149,9 @@ def test_vars_are_encoded_only_without_seen_positions() -> None:
     assert spec.vars(t) == bytes([4, 2, 0, 0, 0, 0])
     t.vars["_seen"] = [hash(())]
     assert spec.vars(t) is None and fastcore.Kernel(game).state(t) is None  # the search runs in Python there
+
+
+@pytest.mark.clause("ex-12")
+def test_a_won_table_has_no_move_in_the_kernel_either() -> None:
+    assert won_examples_have_no_move("exiles")
+

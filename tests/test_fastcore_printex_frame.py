@@ -24,6 +24,7 @@ from replay.engine.layout import FOUNDATION, TABLEAU
 from replay.games import create
 from replay.games import printex_frame as pf
 from tests.fastcore_checks import (
+    won_examples_have_no_move,
     choose,
     statistics_forms,
     compare_legal,
@@ -134,3 +135,9 @@ def test_options_and_vars_encode_the_instance() -> None:
     t.vars["something"] = 1
     assert spec.vars(t) is None  # a state this encoder does not know: the search stays in Python
     assert {game.roles[i] for i in range(len(game.roles))} >= {TABLEAU, FOUNDATION}
+
+
+@pytest.mark.clause("pf-20")
+def test_a_won_table_has_no_move_in_the_kernel_either() -> None:
+    assert won_examples_have_no_move("printex-frame")
+

@@ -22,6 +22,7 @@ from replay.engine.layout import FOUNDATION, TABLEAU
 from replay.games import create
 from replay.games import zwarta_kolumna as zk
 from tests.fastcore_checks import (
+    won_examples_have_no_move,
     choose,
     statistics_forms,
     compare_legal,
@@ -174,3 +175,9 @@ def test_options_and_vars_encode_the_instance() -> None:
     t = game.new_table(game.deck_from_seed(1))
     assert spec.vars(t) == b"" and spec.vars_back(b"") == {}
     assert len(spec.options(game)) < fastcore.MAXOPT
+
+
+@pytest.mark.clause("zk-16")
+def test_a_won_table_has_no_move_in_the_kernel_either() -> None:
+    assert won_examples_have_no_move("zwarta-kolumna")
+

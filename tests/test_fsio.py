@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -18,7 +19,7 @@ from replay.cli import app
 from replay.fsio import WriteRefused, atomic_write, check_target, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
-WON_SEED = 19  # exiles: won in a few hundred nodes
+WON_SEED = 1  # exiles: won in a few hundred nodes
 runner = CliRunner()
 
 
@@ -60,9 +61,16 @@ CHILD = textwrap.dedent('''
         def __getattr__(self, name):
             return getattr(self.f, name)
 
+    opened = [0]
+    pause_at = int(os.environ.get("PAUSE_AT_WRITE", "1"))  # pause at the Nth file opened for writing
+
     def pausing_open(file, mode="r", *args, **kwargs):
         f = real_open(file, mode, *args, **kwargs)
-        return Paused(f) if any(c in mode for c in "wax+") else f
+        if any(c in mode for c in "wax+"):
+            opened[0] += 1
+            if opened[0] == pause_at:
+                return Paused(f)
+        return f
 
     setup = sys.argv[1]
     args = sys.argv[2:]
@@ -74,17 +82,21 @@ CHILD = textwrap.dedent('''
         if setup.startswith("snapshot="):
             import pathlib
             import replay.trace.coverage as cov
-            import replay.trace.commands  # noqa: F401
-            cov.SNAPSHOT = pathlib.Path(setup.split("=", 1)[1])
+            import replay.trace.testindex as ti
+            import replay.cli.trace  # noqa: F401
+            snapshot, _, index = setup.split("=", 1)[1].partition(",")
+            cov.SNAPSHOT = pathlib.Path(snapshot)
+            if index:
+                ti.INDEX = pathlib.Path(index)
         from replay.cli import app
         io.open = pausing_open
         app(args, prog_name="replay")
 ''')
 
 
-def kill_mid_write(setup: str, *args: str) -> None:
+def kill_mid_write(setup: str, *args: str, pause_at: int = 1) -> None:
     p = subprocess.Popen([sys.executable, "-c", CHILD, setup, *args], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, env={**os.environ, "PAUSE_AT_WRITE": str(pause_at)})
     try:
         assert p.stdout is not None
         for line in p.stdout:  # the command's own output, then the pause
@@ -139,6 +151,29 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_whole(tmp_path, stats_dat
 # --------------------------------------------------------------------------- the helper
 
 
+def test_coverage_update_killed_between_its_two_files_leaves_both_old(tmp_path):
+    """`coverage --update` writes data/coverage.json and data/testindex.json: killed while writing the second,
+    the first must not have been replaced yet (the two are staged, then renamed together)."""
+    snapshot, index = tmp_path / "coverage.json", tmp_path / "testindex.json"
+    snapshot.write_text("old snapshot\n")
+    index.write_text("old index\n")
+    kill_mid_write(f"snapshot={snapshot},{index}", "coverage", "--update", pause_at=2)
+    assert snapshot.read_text() == "old snapshot\n" and index.read_text() == "old index\n"
+
+
+def test_write_texts_writes_every_file_or_refuses_before_writing_any(tmp_path):
+    from replay.fsio import write_texts
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("old a")
+    with pytest.raises(WriteRefused, match="exists"):
+        write_texts([(b, "new b"), (a, "new a")])
+    assert not b.exists() and a.read_text() == "old a"  # checked first: nothing written
+    assert write_texts([(a, "new a"), (b, "new b")], force=True) == [a, b]
+    assert (a.read_text(), b.read_text()) == ("new a", "new b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
 def test_atomic_write_replaces_and_keeps_the_mode(tmp_path):
     p = tmp_path / "f.txt"
     p.write_text("old")
@@ -174,6 +209,41 @@ def test_check_target_policy(tmp_path):
     assert not (tmp_path / "no").exists()
     write_text(tmp_path / "mine" / "x.json", "ok", make_parents=True)
     assert (tmp_path / "mine" / "x.json").read_text() == "ok"
+
+
+def _special_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    """A FIFO, and a character device where this user may make one (``mknod c 1 3``, /dev/null's numbers)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = [(fifo, "a FIFO")]
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pass
+    else:
+        out.append((dev, "a device"))
+    return out
+
+
+def test_a_device_or_a_fifo_is_never_replaced_by_a_regular_file(tmp_path):
+    for path, kind in _special_files(tmp_path):
+        with pytest.raises(WriteRefused, match=f"it is {kind}, not a regular file"):
+            check_target(path, force=True)
+        with pytest.raises(OSError, match=f"is {kind}"):
+            atomic_write(path, b"x")  # the writer refuses too, whoever calls it
+        link = tmp_path / f"link-to-{path.name}"
+        link.symlink_to(path)
+        with pytest.raises(WriteRefused, match="not a regular file"):
+            check_target(link, force=True)
+        mode = os.stat(path).st_mode
+        assert not stat.S_ISREG(mode)
+
+
+def test_deal_with_force_onto_a_fifo_or_device_is_refused_in_one_line(tmp_path):
+    for path, kind in _special_files(tmp_path):
+        refused(run("deal", "exiles", "-s", "1", "-o", str(path), "--force"), str(path), kind)
+        assert not stat.S_ISREG(os.stat(path).st_mode)
 
 
 # --------------------------------------------------------------------------- the commands

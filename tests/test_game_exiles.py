@@ -40,6 +40,10 @@ BLOCKED = {"A1": run("AS", 3, +1), "A2": run("AH", 3, +1), "A3": run("AD", 3, +1
            "K1": run("KS", 3, -1), "K2": run("KH", 3, -1), "K3": run("KD", 3, -1), "K4": run("KC", 3, -1)}
 
 
+#: the foundations placed as they come (ruling foundations = aces-and-kings): all 104 cards dealt and counted
+PLACED = {"foundations": "aces-and-kings"}
+
+
 def quiet(game, piles=None, exiles=None, foundations=None, **kw):
     """A table after the deal with nothing playable unless the test puts it there."""
     found = dict(BLOCKED)
@@ -112,7 +116,8 @@ def test_every_row_counts_again_from_one_to_thirteen(ex):
 
 
 @clause("ex-4", "ex-6")
-def test_the_deal_goes_on_row_after_row_until_all_the_cards_are_laid_out(ex):
+def test_the_deal_goes_on_row_after_row_until_all_the_cards_are_laid_out():
+    ex = create("exiles", rulings=PLACED)  # 104 cards to deal: eight whole rows
     # a whole deck with no match: 8 rows of 13 (each row one card of each value)
     order = []
     for r in range(8):
@@ -136,7 +141,8 @@ def test_the_deal_goes_on_row_after_row_until_all_the_cards_are_laid_out(ex):
 
 
 @clause("ex-6")
-def test_suitable_cards_are_played_to_the_foundations_once_all_the_cards_are_laid_out(ex):
+def test_suitable_cards_are_played_to_the_foundations_once_all_the_cards_are_laid_out():
+    ex = create("exiles", rulings=PLACED)  # empty foundations, founded in play
     dealing = table_with(ex, {"p3": ["AS"]}, stock=["5C"])
     assert cited(dealing, mv(ex, src="p3", dst="A1")) == "ex-6"  # play-during-deal = after
     for p in PACKETS:  # all thirteen packets are examined
@@ -152,14 +158,15 @@ def test_suitable_cards_are_played_to_the_foundations_once_all_the_cards_are_lai
 
 @clause("ex-6")
 def test_play_during_deal_reading_allows_play_between_rows():
-    g = create("exiles", rulings={"play-during-deal": "during"})
+    g = create("exiles", rulings={"play-during-deal": "during", **PLACED})
     t = table_with(g, {"p3": ["AS"]}, stock=["5C"])
     assert cited(t, mv(g, src="p3", dst="A1")) is None
     assert cited(t, mv(g, "deal")) is None
 
 
 @clause("ex-6", "ex-13")
-def test_foundations_aces_and_kings_one_of_each_suit_per_kind(ex):
+def test_foundations_aces_and_kings_one_of_each_suit_per_kind():
+    ex = create("exiles", rulings=PLACED)
     t = table_with(ex, {"p1": ["AS"], "p2": ["AS"], "p3": ["KS"], "p4": ["KS"], "p5": ["AH"]}, stock=[])
     assert cited(t, mv(ex, src="p3", dst="A1")) == "ex-6"  # a king does not found an ascending pile
     assert cited(t, mv(ex, src="p1", dst="K1")) == "ex-6"  # nor an ace a descending one
@@ -169,6 +176,81 @@ def test_foundations_aces_and_kings_one_of_each_suit_per_kind(ex):
     t.apply(mv(ex, src="p3", dst="K1"))
     assert cited(t, mv(ex, src="p4", dst="K2")) == "ex-6"
     assert ex.fdir[ex.layout.index("A1")] == 1 and ex.fdir[ex.layout.index("K1")] == -1
+
+
+@clause("ex-6", "ex-13")
+def test_withdrawn_first_lays_an_ace_and_a_king_of_each_suit_out_before_the_deal(ex):
+    """foundations = withdrawn-first (the default): the eight bases are on the table before the deal, 96 cards are
+    dealt and counted; an ace that would found a foundation placed as they come follows on nothing here."""
+    t = ex.new_table(ex.deck_from_seed(4))
+    assert [C.code(t.piles[f][0]) for f in ex.foundations] == ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"]
+    assert len(ex.deck_from_seed(4)) == 96 and sum(ex.expected_deck().values()) == 96
+    while t.piles[ex.stock]:
+        t.apply(mv(ex, "deal"))
+    assert sum(len(t.piles[ex.layout.index(p)]) for p in PACKETS + ["exiles"]) == 96
+    move = {"p3": ["AS"]}
+    refused = table_with(ex, move, stock=[])
+    assert cited(refused, mv(ex, src="p3", dst="A1")) == "ex-6"  # A1 holds its base ace: the second ace waits
+    placed = create("exiles", rulings=PLACED)
+    assert cited(table_with(placed, move, stock=[]), mv(placed, src="p3", dst="A1")) is None  # it founds A1
+    from replay.engine.errors import InvalidDeck
+    with pytest.raises(InvalidDeck):
+        ex.new_table(placed.deck_from_seed(4))  # 104 cards: the bases are not dealt
+
+
+@clause("ex-13")
+def test_reversal_bases_stay_keeps_the_base_ace_on_its_foundation():
+    """reversal-bases = bases-stay (Leoni's Own): the base ace may not go onto the descending pile; bases-move
+    (the default, ex-13 names no exception) lets it complete the descending pile."""
+    found = {"A1": ["AS"], "K1": run("KS", 12, -1)}  # K1 is down to the two of spades
+    default = create("exiles")
+    t = quiet(default, foundations=found)
+    assert cited(t, mv(default, src="A1", dst="K1")) is None
+    t.apply(mv(default, src="A1", dst="K1"))
+    assert len(t.piles[default.layout.index("K1")]) == 13 and not t.piles[default.layout.index("A1")]
+    stay = create("exiles", rulings={"reversal-bases": "bases-stay"})
+    t = quiet(stay, foundations=found)
+    assert cited(t, mv(stay, src="A1", dst="K1")) == "ex-13"
+    assert "base" in t.violation(mv(stay, src="A1", dst="K1"))[1]
+    t = quiet(stay, foundations={"A1": run("AS", 2, +1), "K1": run("KS", 11, -1)})  # a card built on the base
+    assert cited(t, mv(stay, src="A1", dst="K1")) is None
+
+
+@clause("ex-9", "ex-10")
+def test_chain_king_ends_chain_stops_the_travelling_at_a_king():
+    """An exiled king goes under packet 13; under travels-on (the default, ex-10) the top card of packet 13
+    travels next, under ends-chain (Leoni's Own) the chain ends and the next exile is taken."""
+    piles = {"p13": ["8D", "6C"], "p6": ["9H"]}
+    on = create("exiles")
+    t = quiet(on, piles, exiles=["5H", "KH"])
+    t.apply(mv(on, "tuck", "exiles", "p13"))
+    assert top_codes(t, "p13") == ["KH", "8D", "6C"] and t.vars["chain"] == "p13"
+    assert cited(t, mv(on, "tuck", "p13", "p6")) is None  # the 6C travels on
+    assert cited(t, mv(on, "tuck", "exiles", "p5")) == "ex-10"  # the chain is not over
+    ends = create("exiles", rulings={"chain-king": "ends-chain"})
+    t = quiet(ends, piles, exiles=["5H", "KH"])
+    t.apply(mv(ends, "tuck", "exiles", "p13"))
+    assert top_codes(t, "p13") == ["KH", "8D", "6C"] and t.vars["chain"] is None
+    assert cited(t, mv(ends, "tuck", "p13", "p6")) == "ex-10"  # nothing travels from packet 13
+    assert cited(t, mv(ends, "tuck", "exiles", "p5")) is None  # the next exile
+
+
+@clause("ex-6")
+def test_thirteenth_packet_spread_lets_any_card_of_it_go_to_a_foundation():
+    """thirteenth-packet = spread (Leoni's Own): the 5S under the top card of packet 13 may go onto the four of
+    spades (a move of count 2: its place from the top); like-the-others (the default): only top cards."""
+    piles = {"p13": ["9D", "5S", "JC"], "p4": ["8H", "5H"]}
+    found = {"A1": run("AS", 4, +1), "A2": run("AH", 4, +1)}  # ... 4S and ... 4H
+    like = create("exiles")
+    t = quiet(like, piles, foundations=found)
+    assert cited(t, mv(like, src="p13", dst="A1", count=2)) == "ex-6"
+    spread = create("exiles", rulings={"thirteenth-packet": "spread"})
+    t = quiet(spread, piles, foundations=found)
+    assert cited(t, mv(spread, src="p13", dst="A1", count=2)) is None
+    assert cited(t, mv(spread, src="p4", dst="A2", count=2)) == "ex-6"  # the other packets: the top card only
+    assert cited(t, mv(spread, src="p4", dst="A2")) is None
+    t.apply(mv(spread, src="p13", dst="A1", count=2))
+    assert top_codes(t, "p13") == ["9D", "JC"] and top_codes(t, "A1")[-1] == "5S"
 
 
 @clause("ex-6")
@@ -398,6 +480,17 @@ def test_the_second_deal_only_when_the_pack_is_out_and_once_unless_two_redeals()
     two = create("exiles", rulings={"redeals": "two"})
     assert cited(quiet(two, {"p1": ["8D"]}, passes=2), mv(two, "redeal")) is None
     assert cited(quiet(two, {"p1": ["8D"]}, passes=3), mv(two, "redeal")) == "ex-12"
+
+
+@clause("ex-12")
+def test_no_second_deal_once_the_patience_has_come_out():
+    """"раскладываютъ, если необходимо, вторично": a won game is not dealt again (it has no move left)."""
+    g = create("exiles")
+    won = quiet(g, foundations={n: run(top, 13, +1 if n.startswith("A") else -1)
+                                for n, top in (("A1", "AS"), ("A2", "AH"), ("A3", "AD"), ("A4", "AC"),
+                                               ("K1", "KS"), ("K2", "KH"), ("K3", "KD"), ("K4", "KC"))})
+    assert won.is_won() and won.passes == 1
+    assert cited(won, mv(g, "redeal")) == "ex-12" and won.legal_moves() == [] and won.outcome() == "won"
 
 
 # ----------------------------------------------------------------------------- ex-13

@@ -226,6 +226,8 @@ def test_three_layouts_of_the_deck_at_most_and_the_game_is_won_when_all_are_home
         step = 1 if C.rank_of(base) == C.ACE else -1
         won.piles[f] = [C.make(C.rank_of(base) + step * k, C.suit_of(base)) for k in range(13)]
     assert won.is_won() and won.outcome() == "won"
+    # won in the first laying-out: no redeal (a won game has no move left)
+    assert won.passes == 1 and cited(won, mv(pf, "redeal")) == "pf-20" and won.legal_moves() == []
 
 
 @clause("pf-21")
@@ -256,7 +258,8 @@ def test_cztery_katy_builds_one_card_on_another_up_or_down_after_the_third_layou
     round_3 = create("printex-frame", variants=["cztery-katy"], rulings={"third-layout": "third-round"})
     assert cited(table_with(round_3, piles, stock=["2D"], passes=1, rounds=3), mv(round_3, src="t1", dst="t2")) is None
     base = create("printex-frame")
-    assert cited(table_with(base, piles, stock=[], passes=3), mv(base, src="t1", dst="t2")) == "pf-8"
+    # base: no building; pf-10 is cited (a card goes onto a foundation, amb-pf-target-foundation), not pf-8
+    assert cited(table_with(base, piles, stock=[], passes=3), mv(base, src="t1", dst="t2")) == "pf-10"
 
 
 def test_frame_readings_select_layouts_of_sixteen_and_twenty():

@@ -378,6 +378,9 @@ def test_three_layings_out_at_most_and_the_game_comes_out_when_all_are_home(zk):
     for f in zk.foundations:
         won.piles[f] = [C.parse(c) for c in run(C.code(won.piles[f][0]), 13, zk.fdir[f])]
     assert won.is_won() and won.outcome() == "won"
+    # the patience has come out in the first laying-out: a won game has no move left, not even a redeal
+    assert won.passes == 1 and cited(won, mv(zk, "redeal")) == "zk-16"
+    assert "come out" in won.violation(mv(zk, "redeal"))[1] and won.legal_moves() == []
 
 
 # ----------------------------------------------------------------------------- variants

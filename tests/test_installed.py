@@ -1,22 +1,23 @@
-"""An installed copy (a non-editable wheel, no tests/ beside it) still knows which tests show which clause.
+"""An installed copy works like the checkout: the wheel, installed the way the README says (a fresh venv,
+``pip install`` with its dependencies), on every Python of this machine.
 
-The wheel is built from this checkout with hatchling and unpacked into a temporary directory; the
-program then runs from there (``python -S``: no site packages of the checkout's venv are processed,
-so nothing of the checkout is importable but the dependencies on ``PYTHONPATH``).
+The wheel is built from this checkout once; each test installs it into a new venv outside the checkout,
+so nothing of the checkout is importable there, and runs the ``replay`` of that venv.  An installed copy
+carries no tests: it still knows which tests show which clause, from the index it ships.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from replay.testindex import FROM_INDEX, FROM_NOWHERE, FROM_TESTS, INDEX, clause_tests, index_json, read_index
+from replay.trace.testindex import FROM_INDEX, FROM_NOWHERE, FROM_TESTS, INDEX, clause_tests, index_json, read_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,30 +40,97 @@ def test_in_a_checkout_the_tests_themselves_are_read():
     assert source == FROM_TESTS and tags["zk-8"][0].line > 0
 
 
+def _python(minor: str) -> str | None:
+    """An interpreter of Python 3.``minor`` on this machine (on PATH, else under pyenv), or None."""
+    found = [shutil.which(f"python3.{minor}")]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    found += sorted(str(p) for p in pyenv.glob(f"3.{minor}*/bin/python3.{minor}"))
+    for exe in found:
+        if exe and subprocess.run([exe, "-c", "import venv, ensurepip"], capture_output=True).returncode == 0:
+            return exe
+    return None
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> dict[str, str]:
-    """Build the wheel, install it (without dependencies) into a directory; the environment to run it."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp / "dist"), str(ROOT)], check=True, capture_output=True, timeout=300)
-    wheel = next((tmp / "dist").glob("patience_replay-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp / "site"),
-                    str(wheel)], check=True, capture_output=True, timeout=300)
-    deps = sysconfig.get_paths()["purelib"]
-    env = {**os.environ, "PYTHONPATH": f"{tmp / 'site'}{os.pathsep}{deps}", "REPLAY_CACHE_DIR": ""}
-    env.pop("REPLAY_CORPUS", None)
-    return {"env": json.dumps(env), "cwd": str(tmp)}
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of this checkout, built as the README's "Releasing" says."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out),
+                    str(ROOT)], check=True, capture_output=True, timeout=600)
+    return next(out.glob("patience_replay-*.whl"))
+
+
+def _venv(where: Path, python: str, wheel: Path) -> dict[str, str]:
+    """A fresh venv of ``python`` with the wheel installed the way a user installs it: with its
+    dependencies, no extras; the environment to run it in (outside the checkout, no corpus override)."""
+    subprocess.run([python, "-m", "venv", str(where)], check=True, capture_output=True, timeout=300)
+    pip = subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+                         capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("REPLAY_", "PYTHON", "VIRTUAL_ENV"))}
+    env.update(REPLAY_CACHE_DIR="", PATH=f"{where / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    return {"env": json.dumps(env), "cwd": str(where.parent), "bin": str(where / "bin")}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, wheel) -> dict[str, str]:
+    """This Python's venv with the wheel and its dependencies (``pip install .`` as the README says)."""
+    return _venv(tmp_path_factory.mktemp("venv") / "venv", sys.executable, wheel)
 
 
 def _run(installed: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-S", "-m", "replay", *args], capture_output=True, text=True,
+    return subprocess.run([str(Path(installed["bin"]) / "replay"), *args], capture_output=True, text=True,
                           env=json.loads(installed["env"]), cwd=installed["cwd"], timeout=300)
 
 
+def test_the_wheel_is_tagged_for_its_platform_not_for_one_python(wheel):
+    """The fast core is a C library loaded with ctypes: it needs the platform's C library, not a Python ABI."""
+    import sysconfig as sc
+
+    name, version, python, abi, platform = wheel.stem.split("-")
+    assert (python, abi) == ("py3", "none"), wheel.name
+    assert platform == sc.get_platform().replace("-", "_").replace(".", "_"), wheel.name
+
+
+def test_the_wheel_carries_its_licences_and_says_them(wheel):
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert any(n.endswith(".dist-info/licenses/corpus/LICENSE") for n in names)
+    assert "License-Expression: MIT AND CC-BY-4.0" in meta.splitlines()
+    assert "Requires-Dist: distributed>=2024.1; extra == 'stats'" in meta.splitlines()
+
+
+@pytest.mark.parametrize("minor", ["11", "12", "13"])
+def test_the_wheel_installs_and_runs_on_every_python_here(tmp_path, wheel, minor):
+    python = _python(minor)
+    if python is None:
+        pytest.skip(f"no Python 3.{minor} on this machine")
+    venv = _venv(tmp_path / "venv", python, wheel)
+    p = _run(venv, "--version")
+    assert p.returncode == 0 and p.stdout.startswith("replay "), p.stdout + p.stderr
+    p = _run(venv, "validate", str(ROOT / "examples" / "games"))
+    assert p.returncode == 0 and "valid" in p.stdout.splitlines()[-1], p.stdout + p.stderr
+    p = _run(venv, "solve", "exiles", "--seed", "1", "--nodes", "5000")
+    assert p.returncode == 0 and "fast core" in p.stderr, p.stderr
+
+
+def test_stats_without_its_extra_says_what_to_install(installed):
+    p = _run(installed, "stats", "exiles", "--deals", "2", "--nodes", "100", "-j", "2")
+    assert p.returncode == 2, p.stdout + p.stderr
+    lines = [x for x in p.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "pip install 'patience-replay[stats]'" in lines[0], p.stderr
+    p = _run(installed, "stats", "exiles", "--deals", "2", "--nodes", "100", "-j", "1")  # in this process: no dask
+    assert p.returncode == 0, p.stderr
+
+
 def test_the_wheel_runs_from_its_own_files(installed):
-    where = subprocess.run([sys.executable, "-S", "-c", "import replay; print(replay.__file__)"],
+    where = subprocess.run([str(Path(installed["bin"]) / "python"), "-c", "import replay; print(replay.__file__)"],
                            capture_output=True, text=True, env=json.loads(installed["env"]), cwd=installed["cwd"])
-    assert str(ROOT) not in where.stdout and "site" in where.stdout, where.stdout + where.stderr
+    assert str(ROOT) not in where.stdout and "site-packages" in where.stdout, where.stdout + where.stderr
 
 
 def test_installed_coverage_counts_the_tests_of_the_shipped_index(installed):
@@ -99,7 +167,7 @@ def test_an_index_that_is_not_one_is_ignored(tmp_path):
 
 
 def test_with_neither_tests_nor_index_the_program_says_so(tmp_path, monkeypatch):
-    import replay.testindex as ti
+    import replay.trace.testindex as ti
 
     monkeypatch.setattr(ti, "INDEX", tmp_path / "none.json")
     monkeypatch.setattr(ti, "INSTALLED_INDEX", tmp_path / "none.json")
@@ -114,9 +182,32 @@ def test_the_wheel_carries_the_fast_core_it_was_built_with(installed):
     file named after its sources' hash, so it is the one these sources make) rather than building one."""
     code = ("import replay.fastcore as f, replay.fastcore.build as b; lib = f.library(); "
             "print(lib is not None and lib.fc_has_kernel(b'exiles') == 1, b.library_path().name)")
-    p = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+    p = subprocess.run([str(Path(installed["bin"]) / "python"), "-c", code], capture_output=True, text=True,
                        env={**json.loads(installed["env"]), "CC": "/nonexistent-compiler"}, cwd=installed["cwd"])
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == "True", p.stdout + p.stderr
-    p = _run(installed, "solve", "exiles", "--seed", "8", "--nodes", "5000")
+    p = _run(installed, "solve", "exiles", "--seed", "1", "--nodes", "5000")
     assert p.returncode == 0 and "fast core" in p.stderr, p.stderr
+
+
+def test_without_a_compiler_the_install_goes_on_and_the_solver_says_it_searches_in_python(tmp_path):
+    """A machine without a C compiler: the sdist-style build from the checkout (no fast core compiled) still
+    installs, --version says the solver searches in Python, and solve says so in one line as it starts."""
+    src = tmp_path / "src"  # the checkout as it is, without its built core
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "site", "build", "dist", "_fastcore-*.so",
+                                                             "__pycache__", "artifacts", ".hypothesis"))
+    out = tmp_path / "dist"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                            "-w", str(out), str(src)], capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "CC": "/nonexistent/cc"})
+    assert built.returncode == 0, built.stderr[-2000:]
+    plain = next(out.glob("patience_replay-*.whl"))
+    assert plain.name.endswith("-py3-none-any.whl"), plain.name  # pure Python without its core
+    venv = _venv(tmp_path / "venv", sys.executable, plain)
+    env = {**json.loads(venv["env"]), "CC": "/nonexistent/cc"}
+    p = subprocess.run([str(Path(venv["bin"]) / "replay"), "--version"], capture_output=True, text=True, env=env)
+    assert p.stdout.splitlines()[1].startswith("solver: Python search (no fast core"), p.stdout
+    p = subprocess.run([str(Path(venv["bin"]) / "replay"), "solve", "exiles", "--seed", "8", "--nodes", "2000"],
+                       capture_output=True, text=True, env=env)
+    notes = [x for x in p.stderr.splitlines() if x.startswith("replay: note: ")]
+    assert len(notes) == 1 and "35 to 90 times slower" in notes[0], p.stderr

@@ -81,7 +81,30 @@ def test_show_prints_the_comment_of_the_last_move_on_one_safe_line(tmp_path):
     f.write_text(dumps(d), encoding="utf-8")
     r = runner.invoke(app, ["show", str(f), "--step", "3"])
     assert r.exit_code == 0, r.output
-    assert "comment on move 2: “kept the queen for later [31m”" in r.output
+    assert "comment on move 3 ($.moves[2]): “kept the queen for later [31m”" in r.output
     assert "\x1b" not in r.output
     r = runner.invoke(app, ["show", str(f), "--step", "2"])  # the next move is quoted as written, comment included
     assert "comment on move" not in r.output and '"comment": "kept the queen\\nfor later \\u001b[31m"' in r.output
+
+
+#: what a terminal would obey rather than print: a C1 CSI (U+009B), a right-to-left override (U+202E),
+#: a right-to-left mark, a line separator, a zero-width joiner and a tag character
+HOSTILE = "evil \u202e txt.exe \u009b31m red \u200f\u2028\u200d\U000e0041 end"
+
+
+@pytest.mark.parametrize("args", [["validate"], ["validate", "--lenient"], ["validate", "--format", "json"],
+                                  ["validate", "--lenient", "--format", "json"], ["validate", "--all-readings"],
+                                  ["show"], ["moves"]], ids=" ".join)
+def test_a_comments_controls_never_reach_the_terminal_raw(tmp_path, args):
+    log = json.loads((ROOT / "examples" / "broken" / "ex-illegal-ex-6.json").read_text(encoding="utf-8"))
+    for m in log["moves"]:
+        m["comment"] = HOSTILE
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+    r = runner.invoke(app, [*args, str(path)])
+    assert r.exit_code in (0, 1), r.output
+    for ch in "\u202e\u009b\u200f\u2028\u200d\U000e0041\x1b":
+        assert ch not in r.stdout and ch not in r.stderr, (args, hex(ord(ch)))
+    if "json" in args:  # the same value, escaped: a program reading the report gets the comment back
+        doc = json.loads(r.stdout)
+        assert HOSTILE in json.dumps(doc, ensure_ascii=False) or "\\u202e" in r.stdout

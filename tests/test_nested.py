@@ -93,9 +93,10 @@ def test_the_comparison_can_fail() -> None:
                        seed=3, fast=False)):
         with pytest.raises(AssertionError):
             _same(c, other)
-    prepared = fastcore._prepared(game)
-    assert prepared is not None
-    g = prepared[1]
+    spec = fastcore.declared(game)
+    assert spec is not None
+    g = fastcore._prepared(game, spec)
+    assert g is not None
     saved = g.opt[0]  # in_suit: marriages in suit (1) read as any suit (0)
     assert saved == 1
     right = play(game, deck=deck, method="nmcs", params=NMCS, budget=Budget(nodes=1500), seed=3, fast=False)

@@ -50,6 +50,9 @@ def test_every_listed_move_pasted_into_the_log_is_legal_and_every_other_is_refus
         assert f"after move {step} of {len(log.moves)}" in r.output.splitlines()[0]
         entries = listed(r.output)
         assert entries, r.output
+        doc = json.loads(moves(str(path), "--step", str(step), "--format", "json").output)
+        assert [x["move"] for x in doc["legal"]] == entries
+        entries += [a for x in doc["legal"] for a in x.get("alike", [])]  # the same move to an alike foundation
         for e in entries:
             assert check_bytes(truncated(path, step, e)).ok, e
         # every other move the game knows of, from here, breaks a rule
@@ -90,6 +93,25 @@ def test_the_end_of_a_won_game():
     r = moves(str(GAMES / "exiles" / "base" / "won-2.json"))
     assert r.exit_code == 0 and "the game is won: every card is on the foundations" in r.output
     assert "no deal" not in r.output
+
+
+@pytest.mark.clause("zk-16")
+def test_a_won_game_has_no_legal_move_and_a_redeal_after_the_win_is_illegal():
+    """Won in the first laying-out, zwarta kolumna offers no redeal (its stock is empty and two layings-out
+    are left), and a log that goes on with redeals after the win is refused, citing zk-16."""
+    path = GAMES / "zwarta-kolumna" / "base" / "won-constructed-12.json"
+    r = moves(str(path))
+    assert r.exit_code == 0 and listed(r.output) == [] and "redeal" not in r.output
+    doc = json.loads(moves(str(path), "--format", "json").output)
+    assert doc["outcome"] == "won" and doc["legal"] == [] and doc["not_now"] == []
+    log = parse(path.read_bytes())
+    going_on = truncated(path, len(log.moves), {"type": "redeal"})
+    v = check_bytes(going_on)
+    assert v.verdict == "illegal" and v.first.clause == "zk-16" and "come out" in v.first.message
+    twice = json.loads(going_on)
+    twice["moves"] += [{"type": "redeal"}]
+    text = runner.invoke(app, ["validate", "-"], input=dumps(twice))
+    assert text.exit_code == 1 and "breaks zk-16" in text.output
 
 
 def test_json_lists_the_same_moves_as_the_text():

@@ -37,7 +37,8 @@ def test_what_is_not_typed_is_taken_from_the_one_legal_move_that_fits_and_only_t
     assert parse_short("p6 K2 JS", ZK, LEGAL) == {"type": "move", "from": "p6", "to": "K2", "card": "JS"}
     two = LEGAL + [choice(4, type="fill", **{"from": "p6"}, to="K2", card="QS")]
     assert parse_short("p6 K2", ZK, two) == {"type": "move", "from": "p6", "to": "K2"}  # ambiguous: not guessed
-    assert parse_short("fill p6 K2", ZK, two)["type"] == "move"  # zk (base) has no fill: not a type word here
+    # zk (base) has no fill: still the type typed, for the validator to say "zwarta-kolumna has no 'fill' move"
+    assert parse_short("fill p6 K2", ZK) == {"type": "fill", "from": "p6", "to": "K2"}
 
 
 def test_cards_as_people_write_them():
@@ -66,6 +67,20 @@ def test_unknown_piles_are_kept_as_typed():
 def test_what_is_not_a_move(typed, says):
     with pytest.raises(ShortFormError, match=says):
         parse_short(typed, ZK, LEGAL)
+
+
+def test_a_move_of_another_game_is_worded_as_validate_words_it():
+    from replay.log.play import dumps, new_log
+    from replay.log.report import report_lines
+    from replay.log.validate import check_bytes
+
+    step = parse_short("tuck exiles p5", ZK)
+    assert step == {"type": "tuck", "from": "exiles", "to": "p5"}  # not a move from 'tuck' of the card 'P5'
+    log = new_log(ZK, ZK.deck_from_seed(1), [step])
+    line = report_lines(check_bytes(dumps(log).encode()))[0]
+    assert line.endswith("$.moves[0].type: zwarta-kolumna has no 'tuck' move (its moves: deal, move, redeal)")
+    assert parse_short("tuck exiles p5 5H x1", ZK)["type"] == "tuck"
+    assert parse_short("exiles p5", ZK) == {"type": "move", "from": "exiles", "to": "p5"}  # two piles: unknown ones
 
 
 def test_other_games_type_words():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.log.commands import new_game
+from replay.cli.common import new_game
 from replay.log.models import MAX_COMMENT
 from replay.log.play import dumps
 from replay.log.validate import check_bytes
@@ -26,7 +26,7 @@ def session(game: str = "zwarta-kolumna", seed: int = 7) -> tuple[Session, list[
 def test_each_change_is_saved_with_a_true_result_and_each_refusal_is_not():
     s, saved = session()
     assert s.handle("deal").changed and len(saved) == 1 and saved[-1]["result"] == "unfinished"
-    assert s.handle("redeal").refused[0].startswith("refused: illegal move 1 ($.moves[1])")
+    assert s.handle("redeal").refused[0].startswith("refused: illegal move 2 ($.moves[1])")
     assert "breaks zk-15" in "\n".join(s.handle("redeal").refused)
     assert len(saved) == 1
     assert check_bytes(dumps(saved[-1]).encode()).ok
@@ -41,12 +41,12 @@ def test_numbers_undo_and_notes():
     assert s.handle("note hello").refused == ["refused: there is no move yet to comment on"]
     s.handle("1 # dealt")
     assert saved[-1]["moves"] == [{"type": "deal", "comment": "dealt"}]
-    assert s.handle("note second thoughts").out == ["noted on move 0"]
+    assert s.handle("note second thoughts").out == ["noted on move 1 ($.moves[0]); it replaces “dealt” ('note + TEXT' adds to a comment)"]
     assert saved[-1]["moves"] == [{"type": "deal", "comment": "second thoughts"}]
     refused = s.handle("note " + "x" * (MAX_COMMENT + 1)).refused
     assert refused and f"must be 1 to {MAX_COMMENT} characters" in refused[0]
     assert saved[-1]["moves"][0]["comment"] == "second thoughts"  # kept
-    assert s.handle("note").out == ["no comment on move 0"] and saved[-1]["moves"] == [{"type": "deal"}]
+    assert s.handle("note").out == ["removed the comment “second thoughts” from move 1 ($.moves[0])"] and saved[-1]["moves"] == [{"type": "deal"}]
     r = s.handle("undo")
     assert r.changed and r.out == ["undone: the log has 0 moves"] and saved[-1]["moves"] == []
 

@@ -226,7 +226,7 @@ def test_clauses_link_to_their_functions_and_functions_back_to_their_clauses(bui
 
 
 def test_clause_sections_say_implemented_by_and_tested_by(built_site: Path) -> None:
-    from replay.testindex import tagged_tests
+    from replay.trace.testindex import tagged_tests
 
     tests = tagged_tests(ROOT)
     corpus = default_corpus()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from replay.site import cli_docs
+from replay.cli import docs as cli_docs
 
 
 def test_cli_reference_is_up_to_date() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,7 +15,8 @@ import pytest
 import yaml
 
 from replay.corpus.loader import default_corpus
-from replay.site import griffe_ext, svg
+from replay.draw import svg
+from replay.site import griffe_ext
 from replay.site.games import mark_terms, words_with
 from replay.site.links import Linker
 from replay.site.text import blocks_out, esc, fence, link_ids, raw_block, rel
@@ -73,8 +75,8 @@ def test_glossary_tooltips_wrap_whole_words_longest_first() -> None:
     words = {"karty": "card", "karty podstawowe": "foundation cards", "as": "ace"}
     out = mark_terms("To są karty podstawowe, karty i asy.", words)
     assert out.count("<abbr") == 2
-    assert '<abbr title="foundation cards">karty podstawowe</abbr>' in out
-    assert '<abbr title="card">karty</abbr> i asy' in out
+    assert '<abbr title="foundation cards" tabindex="0">karty podstawowe</abbr>' in out  # reachable by keyboard
+    assert '<abbr title="card" tabindex="0">karty</abbr> i asy' in out
     assert words_with("Na asy zbieramy karty, kartę", "kart") == {"karty", "kartę"}
     assert words_with("w porządku rosnącym, w rząd", "rząd") == {"rząd"}  # never a piece of a word
 
@@ -94,8 +96,9 @@ def test_raw_blocks_are_kept_out_of_markdown() -> None:
 
 
 def test_layout_drawings_are_deterministic_and_complete() -> None:
-    corpus = default_corpus()
-    for spec in corpus.layouts.values():
+    from replay.corpus.edition import default_edition
+
+    for spec in default_edition().layouts.values():
         one = svg.layout_svg(spec, suits={"A1": "S"})
         assert one == svg.layout_svg(spec, suits={"A1": "S"})
         assert one.startswith("<svg") and one.rstrip().endswith("</svg>")
@@ -239,3 +242,77 @@ def test_glossary_words_are_marked_only_in_the_clauses_the_glossary_lists() -> N
     listed = {cid for t in d.corpus.terms.values() if t.art for f in t.forms
               if "cztery" in (f.match or f.form).lower() for cid in f.occurs}
     assert marked and marked <= listed
+
+
+# --------------------------------------------------------------------------- the project root, citing (issues 23, 24)
+
+
+def test_the_site_reads_the_project_at_its_configuration_and_the_corpus_the_package_ships(tmp_path, monkeypatch):
+    """An installed copy (issue 23): the root is the MkDocs configuration's folder; without a corpus/ there the
+    corpus is the package's own, and the code shown is the package imported (not the folder's)."""
+    from replay.site.data import SiteData, code_root
+
+    monkeypatch.delenv("REPLAY_CORPUS", raising=False)
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    d = SiteData.collect(tmp_path)
+    assert d.root == tmp_path.resolve()
+    assert d.corpus.texts and d.corpus.root != tmp_path / "corpus"
+    assert d.code == code_root() and "replay.games.exiles" in d.modules
+    assert d.examples == []  # the folder has none
+    assert d.tests  # read from the index shipped with the package (no tests/ in the folder)
+
+
+def test_a_site_without_a_corpus_says_so_in_one_line(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "docs", root / "docs")
+    shutil.copy2(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    text = (root / "mkdocs.yml").read_text(encoding="utf-8").replace("replay/site/hooks.py",
+                                                                        str(ROOT / "replay/site/hooks.py"))
+    (root / "mkdocs.yml").write_text(text.replace("watch:\n  - corpus\n  - examples\n", ""), encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    env = {**os.environ, "REPLAY_CORPUS": str(tmp_path / "empty"), "NO_MKDOCS_2_WARNING": "1"}
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml"), "-d",
+                        str(tmp_path / "out")], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr and "KeyError" not in r.stderr
+    said = [ln for ln in r.stderr.splitlines() if "replay site:" in ln]
+    assert len(said) == 1 and "holds no texts" in said[0], r.stderr
+
+
+def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
+    from replay.site.about import cite_line
+    from replay.site.data import SiteData
+
+    d = SiteData.collect()
+    link = Linker(d, "games/zwarta-kolumna.md")
+    without = cite_line(d, "zk-8", link)
+    assert "clause zk-8" in without and "no public address" in without and "http" not in without
+    d.site_url = "https://rules.example/replay/"
+    with_url = cite_line(d, "zk-8", link)
+    assert "<https://rules.example/replay/games/zwarta-kolumna/#zk-8>" in with_url
+    assert "no public address" not in with_url
+    assert f"version {d.facts.version}" in with_url and d.facts.date in with_url
+
+
+def test_the_citation_file_names_this_version_and_both_licences() -> None:
+    import tomllib
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert cff["cff-version"] == "1.2.0" and cff["type"] == "dataset"
+    assert str(cff["version"]) == project["version"]
+    assert set(cff["license"]) == set(project["license"].split(" AND "))
+    assert all(k in cff for k in ("title", "message", "authors"))
+
+
+def test_the_licence_page_is_read_from_the_licence_files() -> None:
+    from replay.site.about import licence_page
+    from replay.site.data import SiteData
+
+    d = SiteData.collect()
+    page = licence_page(d)
+    for line in (ROOT / "LICENSE").read_text(encoding="utf-8").splitlines() + \
+            (ROOT / "corpus" / "LICENSE").read_text(encoding="utf-8").splitlines():
+        assert line in page
+    for tid in d.corpus.texts:
+        assert f"Text {tid}]" in page and "*not stated*" not in page

@@ -15,6 +15,7 @@ from replay.solver import logs as L
 from replay.solver.greedy import play_greedy
 from replay.games.napoleons_square import a_card_nothing_can_marry_onto_is_safe_to_play
 from replay.solver.search import (
+    DEFAULT_NODES,
     UNKNOWN,
     UNWINNABLE,
     WON,
@@ -27,11 +28,12 @@ from replay.solver.search import (
 )
 from tests.conftest import table_with
 
-#: an exiles deal the solver wins in a few hundred nodes
-EXILES_WON = 19
-#: an exiles deal it proves unwinnable in a few hundred nodes; the search without reductions agrees
-#: (it runs out after 95,357 positions with no win: two minutes, too long for this suite)
-EXILES_LOST = 7
+#: an exiles deal the solver wins in a few hundred nodes (under the default readings: the bases laid out first)
+EXILES_WON = 1
+#: an exiles deal with the foundations placed as they come (foundations = aces-and-kings) that the solver proves
+#: unwinnable in a few hundred nodes; the search without reductions agrees (it runs out after 95,357 positions with
+#: no win: two minutes, too long for this suite)
+PLACED_LOST = 7
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +145,11 @@ def test_unwinnable_with_reductions_agrees_with_the_plain_search_on_napoleons_sq
     assert 1 < r.positions < len(seen)  # the symmetric foundations and packets merge positions
 
 
-def test_exiles_proof_matches_the_search_without_reductions(exiles):
-    t = exiles.new_table(exiles.deck_from_seed(EXILES_LOST))
+def test_exiles_proof_matches_the_search_without_reductions():
+    """The foundations of a kind are interchangeable where they are founded in play (aces-and-kings; with the bases
+    laid out first each keeps its suit, and the reduction merges nothing)."""
+    exiles = create("exiles", rulings={"foundations": "aces-and-kings"})
+    t = exiles.new_table(exiles.deck_from_seed(PLACED_LOST))
     r = solve(exiles, t, budget=Budget(nodes=5000))
     assert r.status == UNWINNABLE and r.stopped_by is None and r.nodes < 400
     # without the symmetry of the foundations the same proof needs far more positions
@@ -275,3 +280,28 @@ def test_a_won_line_is_replayed_through_the_checked_path_before_it_is_reported(e
     with pytest.raises(IllegalMove):
         solve(exiles, deck=exiles.deck_from_seed(EXILES_WON), budget=Budget(nodes=5000))
     assert len(calls) == 5
+
+
+def test_a_budget_no_search_can_keep_is_refused_in_one_line():
+    """2^63 nodes would wrap in the C search's 64-bit counter (it stopped after one position); NaN seconds
+    never run out; both searches are given the same checked Budget."""
+    from replay.solver.search import MAX_NODES
+
+    for bad, word in ((2**63, "--nodes"), (0, "--nodes"), (-5, "--nodes")):
+        with pytest.raises(ValueError, match=word):
+            Budget(nodes=bad)
+    for bad in (float("nan"), float("inf"), -1.0, 0.0):
+        with pytest.raises(ValueError, match="--seconds must be a positive number"):
+            Budget(nodes=None, seconds=bad)
+    assert Budget(nodes=MAX_NODES).nodes == MAX_NODES
+
+
+def test_one_budget_given_means_that_budget():
+    assert Budget.asked(None, None) == Budget(nodes=DEFAULT_NODES)
+    assert Budget.asked(None, 10.0) == Budget(nodes=None, seconds=10.0)  # not "200,000 nodes or 10 s"
+    assert Budget.asked(5000, None) == Budget(nodes=5000)
+    assert Budget.asked(5000, 2.0) == Budget(nodes=5000, seconds=2.0)
+    assert Budget.asked(0, 3.0) == Budget(nodes=None, seconds=3.0)
+    assert Budget.asked(None, None, default_nodes=10_000).nodes == 10_000
+    with pytest.raises(ValueError, match="0 \\(no limit\\) or more"):
+        Budget.asked(-1, None)

@@ -5,8 +5,9 @@
 - A corpus file whose cached content has passed its model under the same code is built from the
   cache without validating it again (``model_construct``), and the result is the same corpus, to the
   types and the set fields; an edited cache entry or other code is validated again.
-- ``replay validate LOG`` with a warm cache builds no corpus schema and imports no YAML, rich or
-  multiprocessing.
+- ``replay validate LOG`` with a warm cache reads the cached edition: it imports no corpus model, no
+  YAML, rich or multiprocessing, also when it names the readings applied to a ruling the log leaves
+  out (the rulings' history is in the edition).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG = ROOT / "examples" / "games" / "zwarta-kolumna" / "base" / "lost-seed-1.json"
+OLD_LOG = ROOT / "examples" / "games" / "zwarta-kolumna" / "cztery-katy" / "lost-seed-1.json"
 HEAVY = ("pydantic", "yaml", "rich", "multiprocessing", "concurrent.futures",
          "replay.corpus.loader", "replay.corpus.models", "replay.engine.game", "replay.games.zwarta_kolumna")
 
@@ -68,10 +70,13 @@ def test_help_lists_every_command_without_loading_the_corpus():
     assert v.stdout.startswith("replay ") and _report(v) is False
 
 
-def test_validate_with_a_warm_cache_builds_no_corpus_schema_and_imports_nothing_heavy(tmp_path):
-    report = ("{'heavy': [m for m in ('yaml', 'rich', 'multiprocessing', 'concurrent.futures') if m in sys.modules], "
-              "'built': sorted(n for n, m in vars(sys.modules['replay.corpus.models']).items() if isinstance(m, type) "
-              "and issubclass(m, sys.modules['pydantic'].BaseModel) and m.__pydantic_complete__)}")
+def test_validate_with_a_warm_cache_loads_no_corpus_model_and_imports_nothing_heavy(tmp_path):
+    """The first run loads the corpus (and validates it); a warm one reads the cached edition
+    (replay.corpus.edition): neither the corpus models nor the loader nor YAML are imported."""
+    report = ("{'heavy': [m for m in ('yaml', 'rich', 'multiprocessing', 'concurrent.futures', 'replay.corpus.models', "
+              "'replay.corpus.loader') if m in sys.modules], "
+              "'built': sorted(n for n, m in vars(sys.modules.get('replay.corpus.models', sys)).items() "
+              "if isinstance(m, type) and issubclass(m, sys.modules['pydantic'].BaseModel) and m.__pydantic_complete__)}")
     code = _run_cli(["validate", str(LOG)], report)
     cold = _python(code, tmp_path)
     assert "valid (zwarta-kolumna" in cold.stdout, cold.stderr
@@ -79,6 +84,14 @@ def test_validate_with_a_warm_cache_builds_no_corpus_schema_and_imports_nothing_
     warm = _python(code, tmp_path)
     assert "valid (zwarta-kolumna" in warm.stdout, warm.stderr
     assert _report(warm) == {"heavy": [], "built": []}
+    # a log that leaves a ruling out is told the reading applied and its history from the same cached edition
+    old = json.loads(OLD_LOG.read_bytes())
+    del old["rulings"]["base-timing"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    older = _python(_run_cli(["validate", str(path)], report), tmp_path)
+    assert "base-timing=on-dealing (a ruling since 0.1.0" in older.stdout, older.stderr
+    assert _report(older) == {"heavy": [], "built": []}
 
 
 def _same(u: object, v: object, where: str) -> None:

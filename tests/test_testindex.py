@@ -1,4 +1,4 @@
-"""The test index (replay.testindex) and the rule it serves: every normative clause has a test."""
+"""The test index (replay.trace.testindex) and the rule it serves: every normative clause has a test."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from replay.corpus.loader import default_corpus
 from replay.corpus.models import NORMATIVE_KINDS
 from replay.engine.registry import excuses
 from replay.games import catalog
-from replay.testindex import TestRef, all_tests, excuse_checks, scan_source, tagged_tests, unreadable
+from replay.trace.testindex import TestRef, all_tests, excuse_checks, scan_source, tagged_tests, unreadable
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -145,3 +145,52 @@ def test_trace_lists_the_example_logs_that_touch_a_clause():
     assert not any("zwarta-kolumna" in p for p in touching.get("pf-10", []))
     result = runner.invoke(app, ["trace", "zk-9", "--format", "json"])
     assert json.loads(result.output)["clauses"][0]["example_logs"]
+
+
+# ----------------------------------------------------------------------------- from the English witness
+
+
+QUOTE = "whether they fall on the corner or on the side packets"
+
+
+def test_cadogans_words_find_the_clause_through_its_witness_passage():
+    """A reader holding Cadogan's book finds the clause from her words: the phrase stands in the witness passage
+    aligned to zk-22 (the whole passage) and to zk-19 (part of a longer one), in no layer of either clause."""
+    result = trace(QUOTE)
+    assert result.kind == "phrase"
+    assert [h.clause for h in result.hits] == ["zk-22", "zk-19"]
+    top = result.hits[0]
+    assert top.layer == "witness" and top.exact and top.passage is not None
+    corpus = default_corpus()
+    witness, n = top.passage
+    assert QUOTE in corpus.witnesses[witness].passages[n].quote and corpus.witnesses[witness].passages[n].clause == "zk-22"
+    # a query nearly quoting her (a word dropped, a plural lost) still finds the passage; Cadogan's words shared
+    # by chance with a long passage do not
+    assert {h.clause for h in trace("whether they fall on the corner or the side packet").hits} == {"zk-19", "zk-22"}
+    assert trace("the top card of a pile is playable").kind == "none"
+
+
+def test_the_answer_shows_the_clause_with_its_witness_passage():
+    from replay.trace.core import clause_record, match_record, witness_lines
+
+    doc = json.loads(runner.invoke(app, ["trace", QUOTE, "--format", "json", "--no-examples"]).stdout)
+    assert doc["kind"] == "phrase" and doc["clauses"][0]["id"] == "zk-22"
+    rec = doc["clauses"][0]
+    assert rec["match"]["layer"] == "witness" and rec["match"]["witness"] == "cadogan-four-corners"
+    assert doc["clauses"][0]["witnesses"][0]["passage"] == rec["match"]["passage"]
+    assert [w["quote"] for w in rec["witnesses"]] == [QUOTE]
+    assert rec["witnesses"][0]["witness"] == "cadogan-four-corners" and rec["witnesses"][0]["part"] == "Play"
+    assert "niezależnie od miejsca" in rec["witnesses"][0]["departs"]
+    text = runner.invoke(app, ["trace", QUOTE, "--no-examples"])
+    assert text.exit_code == 0 and "zk-22" in text.stdout and "phrase found in the witness" in text.stdout
+    # the text answer shows each clause with the passage the query matched, marked, under its translation
+    block = text.stdout.split("\n\nzk-19")[0].splitlines()
+    at = next(i for i, line in enumerate(block) if line.startswith("  matched in:"))
+    assert block[at - 1].startswith("  ") and "translation:" in "\n".join(block[:at])
+    assert "The Four Corners" in block[at] and QUOTE in " ".join(" ".join(line.split()) for line in block[at:at + 3])
+    # the passage as the answer shows it (the text output's lines): the one matched first, marked
+    hit = trace(QUOTE).hits[1]
+    lines = witness_lines(clause_record(hit.clause, with_examples=False), match_record(hit))
+    assert lines[0].startswith("  matched in:") and "The Four Corners" in lines[0]
+    assert QUOTE in " ".join(" ".join(line.split()) for line in lines)
+    assert match_record(hit)["witness"] == "cadogan-four-corners"

@@ -7,6 +7,7 @@ on that file.  Screenshots go to ``tests/artifacts/`` (ignored by git).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from replay.log.validate import check_bytes, parse, replay_to
-from replay.site.svg import card_text
+from replay.draw.svg import card_text
 from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium  # noqa: F401 - the shared fixture
 
 pytestmark = pytest.mark.browser
@@ -142,15 +143,18 @@ def test_the_viewer_marks_the_refused_move(viewer_page: Any, tmp_path: Path) -> 
     assert _offsite(page, out) == []
 
 
-def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_path: Path) -> None:
-    page = viewer_page
+def _analysed(tmp_path: Path, nodes: int) -> tuple[Path, dict[str, Any]]:
+    """``replay analyse`` of ZK_LOST with ``nodes`` a position: the document's file and its content."""
     analysis = tmp_path / "analysis.json"
-    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", "100", "-o",
+    r = subprocess.run([sys.executable, "-m", "replay", "analyse", str(ZK_LOST), "--nodes", str(nodes), "-o",
                         str(analysis)], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr
-    import json
+    return analysis, json.loads(analysis.read_text(encoding="utf-8"))
 
-    doc = json.loads(analysis.read_text(encoding="utf-8"))
+
+def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    analysis, doc = _analysed(tmp_path, 100)
     out = view(ZK_LOST, tmp_path / "analysed.html", "--analysis", str(analysis))
     _open(page, out)
     last = doc["positions"][-1]
@@ -162,5 +166,83 @@ def test_the_viewer_shows_the_analysis_on_its_timeline(viewer_page: Any, tmp_pat
     assert {"won": "winnable", "unwinnable": "unwinnable", "unknown": "unknown within the budget"}[last["status"]] \
         in shown
     page.screenshot(path=str(ARTIFACTS / "view-analysis.png"))
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
+def test_only_the_viewers_own_script_runs(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk.html")
+    html = out.read_text(encoding="utf-8")
+    # markup that escaping might one day let through: an inline script and a handler, before the viewer's
+    injected = html.replace("<main", '<script>document.title = "pwned"</script><img src="data:," '
+                                     'onerror="document.title=\'pwned\'"><main', 1)
+    out.write_text(injected, encoding="utf-8")
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    _open(page, out)
+    assert page.title() != "pwned"
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".stepper output").inner_text().startswith("move 1 of")  # the viewer's own script runs
+    assert violations, "the browser reported no refused script"
+    assert not page.errors, page.errors
+
+
+def test_the_viewer_offers_its_log_and_plays_itself(viewer_page: Any, tmp_path: Path) -> None:
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk.html")
+    _open(page, out)
+    with page.expect_download() as info:
+        page.locator(".stepper .rv-download").click()
+    saved = tmp_path / "saved.json"
+    info.value.save_as(saved)
+    assert info.value.suggested_filename == ZK_LOST.name
+    assert saved.read_bytes() == ZK_LOST.read_bytes()
+    status = page.locator(".stepper output")
+    page.locator(".stepper [data-go=play]").click()
+    page.wait_for_function("() => /^move [2-9]/.test(document.querySelector('.stepper output').textContent)",
+                           timeout=10_000)
+    page.locator(".stepper [data-go=play]").click()  # pause
+    held = status.inner_text()
+    page.wait_for_timeout(1500)
+    assert status.inner_text() == held
+    assert page.locator(".step.current .rv-legal").is_visible()
+    assert page.title().startswith("Compact Column")
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
+def test_the_timeline_shows_the_best_line_its_cards_home_and_what_each_verdict_rests_on(viewer_page: Any,
+                                                                                         tmp_path: Path) -> None:
+    page = viewer_page
+    analysis, doc = _analysed(tmp_path, 300)
+    best = doc["best"]
+    assert best and best["home"] > best["played_home"] and best["line"]
+    # a verdict found by a strong player's play, as the solver may come to give: shown as such, beside "proved"
+    played = next(p for p in doc["positions"] if p["how"] == "inferred")
+    played.update(how="played", reason="a strong player wins from here")
+    played.pop("from", None)
+    analysis.write_text(json.dumps(doc), encoding="utf-8")
+    out = view(ZK_LOST, tmp_path / "best.html", "--analysis", str(analysis))
+    _open(page, out)
+    shown = page.locator(".rv-best").inner_text()
+    assert f"brings {best['home']} cards home, against {best['played_home']} in the game as played" in shown
+    assert best["line"][0] in shown
+    facts = page.locator(".rv-facts").inner_text()
+    assert f"brings {best['home']} cards home" in facts  # the summary says it too
+    cell = page.locator(f".rv-timeline .rv-cell[data-step='{best['position']}']")
+    assert "an-best" in (cell.get_attribute("class") or "")
+    assert f"best found: {best['home']} cards home" in (cell.get_attribute("title") or "")
+    page.locator(".rv-best a").click()
+    assert page.locator(".stepper output").inner_text() == f"move {best['position']} of {doc['moves']}"
+    here = page.locator(".step.current .rv-analysis").inner_text()
+    assert f"the best line found brings {best['home']} cards home" in here
+    proved = next(p for p in doc["positions"] if p["how"] == "solved" and p["status"] == "unwinnable")
+    page.locator(f".rv-timeline .rv-cell[data-step='{proved['position']}']").click()
+    assert "proved" in page.locator(".step.current .rv-analysis").inner_text()
+    page.locator(f".rv-timeline .rv-cell[data-step='{played['position']}']").click()
+    assert "found by play: a strong player wins from here" in page.locator(".step.current .rv-analysis").inner_text()
+    page.locator(f".rv-timeline .rv-cell[data-step='{best['position']}']").click()
+    page.screenshot(path=str(ARTIFACTS / "view-best-line.png"))
     assert not page.errors, page.errors
     assert _offsite(page, out) == []

@@ -26,7 +26,7 @@ GAMES = ROOT / "examples" / "games"
 BROKEN = ROOT / "examples" / "broken"
 READINGS = ROOT / "examples" / "readings"
 #: a lost exiles game whose verdicts the solver settles quickly with a small budget
-EXILES_LOST = GAMES / "exiles" / "base" / "lost-seed-2.json"
+EXILES_LOST = GAMES / "exiles" / "base" / "lost-seed-1.json"
 ZK_LOST = GAMES / "zwarta-kolumna" / "base" / "lost-seed-1.json"
 
 
@@ -196,7 +196,7 @@ def test_analyse_is_deterministic_with_a_node_budget(tmp_path: Path) -> None:
 
 
 def test_analyse_infers_soundly_and_names_the_losing_move(tmp_path: Path) -> None:
-    from replay.view.analyse import analysis_of
+    from replay.solver.analyse import analysis_of
 
     raw = EXILES_LOST.read_bytes()
     doc, positions = analysis_of(raw, str(EXILES_LOST), Budget(nodes=1000))  # enough to settle the end
@@ -248,7 +248,7 @@ def test_analyse_stops_at_the_refused_move(tmp_path: Path) -> None:
     assert doc["analysed"] == report.first.move and len(doc["positions"]) == report.first.move + 1
     assert doc["stopped"]["move"] == report.first.move + 1 and doc["stopped"]["clause"] == report.first.clause
     text = replay("analyse", str(log), "--nodes", "50").stdout
-    assert f"breaks the rules at move {report.first.move + 1} ({report.first.clause})" in text
+    assert f"breaks the rules at move {report.first.move + 1} ($.moves[{report.first.move}]) ({report.first.clause})" in text
 
 
 @pytest.mark.parametrize("args,code,needle", [
@@ -356,7 +356,7 @@ def test_view_links_into_a_site_built_on_disk_or_says_it_cannot_link(tmp_path: P
 def test_analyse_gives_the_best_line_where_it_cannot_decide() -> None:
     """Where the search runs out of budget, the best line it found is given and is legal, as the user may play it."""
     from replay.solver.logs import steps_from
-    from replay.view.analyse import analysis_of
+    from replay.solver.analyse import analysis_of
 
     raw = ZK_LOST.read_bytes()
     doc, positions = analysis_of(raw, str(ZK_LOST), Budget(nodes=300))
@@ -385,3 +385,84 @@ def _game_and_table(data: dict, k: int):
     inst, table, made, _ = replay_to(parse(json.dumps(data).encode()), k)
     assert made == k
     return inst.game, table
+
+
+# --------------------------------------------------------------------------- hostile input (issue 23 §3)
+
+
+def test_view_of_a_log_with_a_lone_surrogate_is_malformed_not_a_traceback(tmp_path: Path) -> None:
+    text = ZK_LOST.read_text(encoding="utf-8").replace('"type": "deal"', '"type": "deal", "comment": "\\ud800"', 1)
+    assert "\\ud800" in text
+    log = tmp_path / "surrogate.json"
+    log.write_text(text, encoding="utf-8")
+    r = replay("view", str(log), "-o", str(tmp_path / "out.html"))
+    line = one_line_error(r, 1)
+    assert "malformed" in line and "lone surrogate" in line
+    assert not (tmp_path / "out.html").exists()
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)//", "JavaScript:alert(1)", "data:text/html,<b>x</b>",
+                                 "java\tscript:alert(1)", " javascript:alert(1)", "vbscript:x", "\x01https://x/"])
+def test_view_refuses_a_rules_url_that_is_not_http_file_or_relative(tmp_path: Path, url: str) -> None:
+    r = replay("view", str(ZK_LOST), "-o", str(tmp_path / "out.html"), "--rules-url", url)
+    line = one_line_error(r, 2)
+    assert "--rules-url" in line
+    assert not (tmp_path / "out.html").exists()
+
+
+@pytest.mark.parametrize("url", ["https://rules.example/replay/", "http://127.0.0.1:8000/", "file:///tmp/site/",
+                                 "../no-such-site/", "no-such-site/"])
+def test_view_takes_http_file_and_relative_rules_urls(tmp_path: Path, url: str) -> None:
+    r = replay("view", str(ZK_LOST), "-o", str(tmp_path / "out.html"), "--rules-url", url)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "out.html").read_text(encoding="utf-8")
+    assert f'href="{url.rstrip("/")}/games/zwarta-kolumna/' in page
+
+
+def test_the_viewers_policy_lets_only_its_own_script_run(tmp_path: Path) -> None:
+    import base64
+
+    from replay.view.render import script
+
+    out = tmp_path / "out.html"
+    assert replay("view", str(ZK_LOST), "-o", str(out)).returncode == 0
+    page = out.read_text(encoding="utf-8")
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1 and scripts[0] == "\n" + script()
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode("utf-8")).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in policy
+    assert "unsafe-inline" not in policy.split("script-src", 1)[1].split(";")[0]
+
+
+def test_the_viewer_title_is_the_game_and_it_carries_the_log(tmp_path: Path) -> None:
+    out = tmp_path / "out.html"
+    assert replay("view", str(ZK_LOST), "-o", str(out)).returncode == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<title>Compact Column" in page and "lost-seed-1.json</title>" in page
+    block = re.search(r'<script type="application/json" class="rv-log">(.*?)</script>', page, re.S)
+    assert block and json.loads(block.group(1)) == ZK_LOST.read_text(encoding="utf-8")
+    assert 'class="rv-legal"' in page and "Legal here" in page
+
+
+def test_the_viewer_lists_a_move_to_interchangeable_foundations_once_as_replay_play_does() -> None:
+    """An ace of Napoleon's Square may go to any of the eight empty foundations: the step's legal moves name it
+    once, to the first, with the others beside it, and count the moves as replay play numbers them."""
+    from replay.log.validate import parse, replay_to
+    from replay.play.moves import choices
+    from replay.view.model import replay_log
+    from replay.view.render import viewer_html
+
+    log = GAMES / "napoleons-square" / "base" / "lost-seed-1.json"
+    v = replay_log(log.read_bytes(), log.name)
+    step = next(s for s in v.steps if any("(or " in m for m in s.legal))
+    ace = next(m for m in step.legal if "(or " in m)
+    move, _, alike = ace.partition(" (or ")
+    source = move.split("→")[0]
+    assert move.split("→")[1].startswith("f1 ") and alike == "f2, f3, f4, f5, f6, f7, f8: the same)"
+    assert not [m for m in step.legal if m.startswith(f"{source}→f") and m != ace]  # not eight times
+    _, table, made, _ = replay_to(parse(log.read_bytes()), step.n)
+    assert made == step.n and len(step.legal) == len(choices(table))
+    page = viewer_html(v, None)
+    assert f"<code>{move}</code> (or {alike}" in page
+    assert f"Legal here ({len(step.legal)} moves)" in page

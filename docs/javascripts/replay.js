@@ -2,6 +2,8 @@
  *
  * - Sortable tables: every table inside an element with the class "sortable" sorts by a
  *   column when its heading is clicked (again: the other way).  Numbers sort as numbers.
+ * - The ambiguity register's filter (by game, status, category and words).
+ * - A note on every page opened from disk (file://), where search and folder links cannot work.
  * The example-game pages' viewer has its own script, replay/view/static/viewer.js (one
  * implementation for the site and `replay view`), which the site serves as an asset.
  */
@@ -48,8 +50,72 @@
     });
   }
 
+  // The ambiguity register's filter: game, status, category and words (every word must occur in the
+  // entry, at the start of a word of it, in any case); the table's rows and the entries below follow it.
+  function fold(s) {
+    return s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l");
+  }
+
+  function makeFilter(form) {
+    if (form.dataset.filter === "on") return;
+    form.dataset.filter = "on";
+    form.hidden = false;
+    var entries = Array.prototype.slice.call(document.querySelectorAll(".amb-entry"));
+    var byId = {};
+    entries.forEach(function (e) { byId[e.dataset.id] = e; e.dataset.words = " " + fold(e.textContent).replace(/[^\p{L}\p{N}]+/gu, " "); });
+    var table = document.querySelector(".amb-table table");
+    var rows = table ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
+    var count = form.querySelector(".amb-count");
+
+    function apply() {
+      var game = form.elements.game.value, status = form.elements.status.value;
+      var category = form.elements.category.value;
+      var words = fold(form.elements.q.value).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      var shown = 0;
+      entries.forEach(function (e) {
+        var ok = (!game || (" " + e.dataset.games + " ").indexOf(" " + game + " ") >= 0) &&
+          (!status || e.dataset.status === status) && (!category || e.dataset.category === category) &&
+          words.every(function (w) { return e.dataset.words.indexOf(" " + w) >= 0; });
+        e.hidden = !ok;
+        if (ok) shown += 1;
+      });
+      rows.forEach(function (r) {
+        var a = r.querySelector("a[href^='#']");
+        var e = a && byId[a.getAttribute("href").slice(1)];
+        r.hidden = e ? e.hidden : false;
+      });
+      document.querySelectorAll("h2[id^='register-']").forEach(function (h) {
+        var el = h.nextElementSibling, any = false;
+        while (el && el.tagName !== "H2") { if (el.classList.contains("amb-entry") && !el.hidden) any = true; el = el.nextElementSibling; }
+        h.hidden = !any;
+      });
+      count.textContent = shown === entries.length ? entries.length + " entries" : shown + " of " + entries.length + " entries";
+    }
+
+    form.addEventListener("input", apply);
+    form.addEventListener("change", apply);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+    form.addEventListener("reset", function () { setTimeout(apply, 0); });
+    apply();
+  }
+
+  // Opened from disk (file://) the search and the folder links do not work: say so on every page.
+  function warnOffline() {
+    if (location.protocol !== "file:" || document.querySelector(".replay-offline")) return;
+    var note = document.createElement("div");
+    note.className = "replay-offline";
+    note.setAttribute("role", "note");
+    note.innerHTML = "This site is opened from disk: its search and its links to folders need a server. " +
+      "Serve it with <code>python3 -m http.server -d site</code> (or <code>mkdocs serve</code>) and open " +
+      "<code>http://127.0.0.1:8000/</code>.";
+    var main = document.querySelector(".md-main") || document.body;
+    main.insertBefore(note, main.firstChild);
+  }
+
   function init() {
     document.querySelectorAll(".sortable table").forEach(makeSortable);
+    document.querySelectorAll("form.amb-filter").forEach(makeFilter);
+    warnOffline();
   }
 
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {

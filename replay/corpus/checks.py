@@ -48,7 +48,8 @@ def check_corpus(root: Path | None = None) -> list[Problem]:
     except CorpusError as e:
         return [Problem(str(e).split(":", 1)[0], "", str(e).split(":", 1)[-1].strip())]
     out: list[Problem] = []
-    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses):
+    for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses,
+               _changes):
         out.extend(fn(corpus))
     return out
 
@@ -83,7 +84,7 @@ def _clauses(c: Corpus) -> list[Problem]:
                     out.append(Problem(f, cl.id, f"span [{s}, {e}] runs past the end of the text ({len(src)})"))
                 pieces.append((s, e, cl.id))
             if span_text(src, cl.spans) != cl.verbatim:
-                out.append(Problem(f, cl.id, "verbatim does not equal the text of its spans"))
+                out.append(Problem(f"{f}:{_line_of(c.root / f, cl.id)}", cl.id, span_mismatch(src, cl.spans, cl.verbatim)))
             if cl.game not in text.games:
                 out.append(Problem(f, cl.id, f"game {cl.game!r} is not a game of text {tid}"))
             game = c.games.get(cl.game)
@@ -108,6 +109,64 @@ def _clauses(c: Corpus) -> list[Problem]:
         if _WORD.search(src[pos:]):
             out.append(Problem(f, "", f"text after the last clause is not covered: {src[pos:][:60]!r}"))
     return out
+
+
+def _short(text: str, n: int = 70) -> str:
+    text = " ".join(text.split()) if len(text) > n else text
+    return repr(text if len(text) <= n else text[: n - 1] + "…")
+
+
+def fitting_spans(source: str, verbatim: str) -> list[list[tuple[int, int]]]:
+    """Every set of spans whose text is ``verbatim`` (its pieces, joined by `` … ``, found in order), at most 5."""
+    pieces = verbatim.split(" … ")
+    out: list[list[tuple[int, int]]] = []
+
+    def walk(i: int, start: int, got: list[tuple[int, int]]) -> None:
+        if len(out) >= 5:
+            return
+        if i == len(pieces):
+            out.append(list(got))
+            return
+        at = source.find(pieces[i], start)
+        while at >= 0 and len(out) < 5:
+            walk(i + 1, at + len(pieces[i]), [*got, (at, at + len(pieces[i]))])
+            if i == 0 or len(pieces) == 1:
+                at = source.find(pieces[i], at + 1)
+            else:
+                break
+    if all(pieces):
+        walk(0, 0, [])
+    return out
+
+
+def span_mismatch(source: str, spans: list[tuple[int, int]] | tuple[tuple[int, int], ...], verbatim: str) -> str:
+    """The words of a wrong span: what the spans hold, what ``verbatim`` says, and the offsets that would fit."""
+    shown = ", ".join(f"[{s}, {e}]" for s, e in spans)
+    have = span_text(source, spans)
+    fits = fitting_spans(source, verbatim)
+    if fits:
+        where = "; ".join("spans: [" + ", ".join(f"[{s}, {e}]" for s, e in f) + "]" for f in fits)
+        hint = f"the verbatim text is at {where}"
+    else:
+        hint = "the verbatim text occurs nowhere in the source (is it copied exactly, with its OCR errors?)"
+    at = next((i for i, (a, b) in enumerate(zip(have, verbatim)) if a != b), min(len(have), len(verbatim)))
+    return (f"verbatim does not equal the text of its spans {shown}: the spans hold {_short(have)}, "
+            f"verbatim is {_short(verbatim)} (they differ from character {at} on: {_short(have[at:at + 20], 24)} "
+            f"against {_short(verbatim[at:at + 20], 24)}); {hint}")
+
+
+def _line_of(path: Path, clause_id: str) -> int:
+    """The line of ``path`` where the entry of ``clause_id`` starts (its ``id:`` key; 1 if not found)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    pat = re.compile(rf"^\s*-?\s*id:\s*['\"]?{re.escape(clause_id)}['\"]?\s*(#.*)?$")
+    start = next((i for i, ln in enumerate(lines) if pat.match(ln)), None)
+    if start is None:
+        return 1
+    spans = next((i for i in range(start, min(start + 12, len(lines))) if lines[i].strip().startswith("spans:")), start)
+    return spans + 1
 
 
 def _corrections(c: Corpus) -> list[Problem]:
@@ -255,3 +314,12 @@ def _witnesses(c: Corpus) -> list[Problem]:
             if key not in used:
                 out.append(Problem(f, w.id, f"source {key!r} is quoted by no passage"))
     return out
+
+
+def _changes(c: Corpus) -> list[Problem]:
+    """The record of changes agrees with the register: every ruling, reading and default of the register is
+    accounted for version by version (:func:`replay.corpus.history.problems`)."""
+    from replay.corpus.history import problems
+
+    return [Problem("changes.yaml", "", p) for p in problems(c)]
+

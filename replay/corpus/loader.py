@@ -9,7 +9,6 @@ file and the entry.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from replay.corpus.models import (
     AmbiguitiesFile,
     Ambiguity,
+    ChangesFile,
     Clause,
     ClauseLockFile,
     ClausesFile,
@@ -32,6 +32,7 @@ from replay.corpus.models import (
     Text,
     WitnessFile,
 )
+from replay.corpus.files import cache_dir, corpus_dir  # noqa: F401 - here for the loader's callers
 from replay.engine.errors import CorpusError
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,30 +55,6 @@ def __getattr__(name: str) -> Any:
     if name == "SafeLoader":  # the loader in use, as a module attribute (imports PyYAML)
         return safe_loader()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def corpus_dir() -> Path:
-    env = os.environ.get("REPLAY_CORPUS")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "corpus", here.parents[1] / "_corpus"):
-        if (candidate / "texts").is_dir():
-            return candidate
-    raise CorpusError("cannot find the corpus directory (set REPLAY_CORPUS)")
-
-
-def cache_dir() -> Path | None:
-    """Where parsed corpus files are kept between runs, or None when caching is off.
-
-    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise
-    ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay``.
-    """
-    env = os.environ.get("REPLAY_CACHE_DIR")
-    if env is not None:
-        return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "replay"
 
 
 def _cached(raw: bytes) -> tuple[Path | None, Any, bytes]:
@@ -319,6 +296,7 @@ class Corpus:
     lock: ClauseLockFile | None
     text_of: dict[str, str] = field(default_factory=dict)  #: clause ID -> text ID
     witnesses: dict[str, WitnessFile] = field(default_factory=dict)  #: English witnesses, by ID
+    changes: ChangesFile | None = None  #: the archive's versions and what each changed (corpus/changes.yaml)
 
     # ------------------------------------------------------------ derived layers
 
@@ -457,8 +435,10 @@ def load(root: Path | None = None) -> Corpus:
     lock_path = root / "clause-ids.yaml"
     lock = load_model(lock_path, ClauseLockFile) if lock_path.exists() else None
     witnesses = _named_by_id(root, "witnesses", WitnessFile, "witness")
+    changes_path = root / "changes.yaml"
+    changes = load_model(changes_path, ChangesFile) if changes_path.exists() else None
     return Corpus(root, texts, sources, clause_files, clauses, games, ambiguities, terms, layouts, lock, text_of,
-                  witnesses)
+                  witnesses, changes)
 
 
 @lru_cache(maxsize=1)

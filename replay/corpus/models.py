@@ -12,10 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-ClauseId = Annotated[str, StringConstraints(pattern=r"^(pf|zk|ex|ns)-[1-9][0-9]*$")]
-AmbiguityId = Annotated[str, StringConstraints(pattern=r"^amb-(pf|zk|ex|ns)-[a-z0-9]+(-[a-z0-9]+)*$")]
+from replay.corpus.ids import PREFIX_ALTERNATION, TEXT_IDS
+
+ClauseId = Annotated[str, StringConstraints(pattern=rf"^({PREFIX_ALTERNATION})-[1-9][0-9]*$")]
+AmbiguityId = Annotated[str, StringConstraints(pattern=rf"^amb-({PREFIX_ALTERNATION})-[a-z0-9]+(-[a-z0-9]+)*$")]
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-TextId = Literal["000", "001", "003"]
+TextId = Literal[TEXT_IDS]  # type: ignore[valid-type]
 GameId = Slug
 PileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")]
 Suit = Literal["S", "H", "D", "C"]
@@ -143,7 +145,9 @@ class Correction(Strict):
     at: int = Field(ge=0, description="Character offset of `sic` in the verbatim text.")
     sic: str = Field(min_length=1, description="What stands in the verbatim text.")
     corr: str = Field(description="What we read.")
-    kind: Literal["ocr", "punctuation", "spacing", "yat"]
+    kind: Literal["ocr", "punctuation", "spacing", "yat", "print-or-ocr"] = Field(
+        description="What made the error; print-or-ocr: the printer or the OCR, which cannot be told apart without "
+        "the scan.")
     reason: str
 
 
@@ -378,3 +382,61 @@ class LayoutSpec(Strict):
             if set(mapping) != found:
                 raise ValueError(f"layout {self.id}: arrangement {arr} must give a suit to every foundation")
         return self
+
+
+# --------------------------------------------------------------------------- changes (corpus/changes.yaml)
+
+ChangeKind = Literal["ruling", "reading", "default", "rule"]
+Version = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")]
+Commit = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{7,40}$")]
+
+
+class Change(Strict):
+    """One change of what a log means: a new ruling, a new reading of one, a changed default, or a rule read anew.
+
+    A log names the readings it was played under; whatever it leaves out is read with the defaults of the
+    archive that reads it, so every change here can change the verdict on an old log.
+    """
+
+    kind: ChangeKind = Field(
+        description="ruling: a new ruling (its readings and default); reading: a new reading of a ruling; "
+        "default: the default of a ruling changed (before -> default); rule: a rule read anew with no ruling "
+        "(clauses).")
+    game: GameId
+    ruling: Slug | None = Field(None, description="The ruling (kinds ruling, reading, default).")
+    ambiguity: AmbiguityId | None = Field(None, description="The register entry that argues the change.")
+    readings: list[Slug] = Field(default_factory=list, description="kind ruling: its readings, as introduced.")
+    reading: Slug | None = Field(None, description="kind reading: the reading added.")
+    default: Slug | None = Field(None, description="kinds ruling and default: the default from now on.")
+    before: Slug | None = Field(
+        None, description="kind default: the previous default; kind ruling: the reading the engine played before "
+        "the ruling existed (what older logs, which cannot name it, meant), none for the first edition.")
+    clauses: list[ClauseId] = Field(default_factory=list, description="kind rule: the clauses read anew.")
+    commit: Commit | None = Field(None, description="The commit that made the change, where known.")
+    reason: str = Field(min_length=1, description="Why, in a sentence or two (the register has the argument).")
+
+    @model_validator(mode="after")
+    def _fields_of_its_kind(self) -> Change:
+        need = {"ruling": ("ruling", "readings", "default"), "reading": ("ruling", "reading"),
+                "default": ("ruling", "before", "default"), "rule": ("clauses",)}[self.kind]
+        missing = [f for f in need if not getattr(self, f)]
+        if missing:
+            raise ValueError(f"a {self.kind!r} change needs {', '.join(missing)}")
+        if self.kind == "ruling" and self.default not in self.readings:
+            raise ValueError(f"ruling {self.ruling}: its default {self.default!r} is not one of its readings")
+        return self
+
+
+class Release(Strict):
+    """One version of the archive and the changes it made."""
+
+    version: Version
+    date: str | None = Field(None, description="When it was released (ISO 8601); none while unreleased.")
+    summary: str
+    changes: list[Change] = Field(min_length=1)
+
+
+class ChangesFile(Strict):
+    """``corpus/changes.yaml``: every version of the archive, oldest first, with what it changed for logs."""
+
+    versions: list[Release] = Field(min_length=1)

@@ -19,6 +19,7 @@ FILES: dict[str, type[BaseModel]] = {
     "glossary.schema.json": M.GlossaryFile,
     "layout.schema.json": M.LayoutSpec,
     "witness.schema.json": M.WitnessFile,
+    "changes.schema.json": M.ChangesFile,
 }
 
 

@@ -179,13 +179,24 @@ def other_moves_come_first(t: Table, m: Move, gather_clause: str,
     return None
 
 
-def gathering_allowed(t: Table, passes: int, limit_clause: str, limit: str) -> str | tuple[str, str] | None:
-    """The piles are gathered only once the stock is empty, and only ``passes`` passes are played.
+def game_won(t: Table) -> str | None:
+    """A won game has no move left: every card is on the foundations (the reason), else None."""
+    return "the patience has come out: every card is on the foundations, and a won game has no move left" \
+        if t.is_won() else None
 
-    A pass too many cites ``limit_clause`` with the reason ``limit``.
+
+def gathering_allowed(t: Table, passes: int, limit_clause: str, limit: str) -> str | tuple[str, str] | None:
+    """The piles are gathered only once the stock is empty, only while the game is not won, and only
+    ``passes`` passes are played.
+
+    A pass too many, or a gathering after the game is won, cites ``limit_clause`` (the clause that
+    says when the game comes out) with the reason ``limit`` or :func:`game_won`'s.
     """
     if not stock_empty(t):
         return "the deck is not yet dealt out"
+    won = game_won(t)
+    if won:
+        return (limit_clause, won)
     if t.passes >= passes:
         return (limit_clause, limit)
     return None

@@ -68,6 +68,8 @@ class RuleBook:
         self.refusal: dict[str, str] = {}
         #: (type, source role) -> (clause, register entry or None): a refusal for moves from that role
         self.refusal_from: dict[tuple[str, str], tuple[str, str | None]] = {}
+        #: (type, source role, target role) -> (clause, register entry or None, a note or None)
+        self.refusal_between: dict[tuple[str, str, str], tuple[str, str | None, str | None]] = {}
 
     def allow(
         self,
@@ -87,15 +89,22 @@ class RuleBook:
         """A rule checked before every move (except the listed types)."""
         self.first.append((rule, frozenset(except_types)))
 
-    def refuse_others(self, type: str, clause: str, *, src_role: str | None = None,
-                      register: str | None = None) -> None:
+    def refuse_others(self, type: str, clause: str, *, src_role: str | None = None, dst_role: str | None = None,
+                      register: str | None = None, note: str | None = None) -> None:
         """Cite ``clause`` when a move of ``type`` matches no allowed kind.
 
         With ``src_role``, only for such moves from a container of that role (a card taken back
-        from a foundation cites what the foundations are, not the rule of the table).  ``register``
-        names the ambiguity entry that settles the refusal where no clause says it in so many words.
+        from a foundation cites what the foundations are, not the rule of the table); with ``dst_role``
+        too, only for such moves onto a container of that role (building on the table where the rules
+        send cards only to the foundations).  ``register`` names the ambiguity entry that settles the
+        refusal where no clause says it in so many words; ``note`` is said after the reason (where a
+        variant allows the move, say).
         """
-        if src_role is None:
+        if dst_role is not None:
+            if src_role is None:
+                raise ValueError("refuse_others: dst_role needs src_role")
+            self.refusal_between[(type, src_role, dst_role)] = (clause, register, note)
+        elif src_role is None:
             self.refusal[type] = clause
         else:
             self.refusal_from[(type, src_role)] = (clause, register)
@@ -125,11 +134,15 @@ class Setup:
 class Game:
     """One game instance: a game with its variants and rulings, ready to make tables."""
 
-    def __init__(self, game_id: str, variants: frozenset[str], rulings: dict[str, str], setup: Setup) -> None:
+    def __init__(self, game_id: str, variants: frozenset[str], rulings: dict[str, str], setup: Setup,
+                 search: dict[str, Any] | None = None) -> None:
         self.id = game_id
         self.variants = variants
         self.rulings = rulings
         self.setup = setup
+        #: what the game's module declares for the solver (its ``SEARCH``: sound reductions, proofs of
+        #: loss, the fast core's :class:`~replay.engine.kernel.FastCore`); plain data, empty when none
+        self.search: dict[str, Any] = dict(search or {})
         self.layout = setup.layout
         self.book = setup.book
         self.options = setup.options
@@ -298,10 +311,17 @@ class Game:
         if m.src >= 0 and m.dst >= 0:
             a, b = self.layout.names[m.src], self.layout.names[m.dst]
             why = f"no rule lets a card go from {a} ({self.roles[m.src]}) to {b} ({self.roles[m.dst]})"
+            between = self.book.refusal_between.get((m.type, self.roles[m.src], self.roles[m.dst]))
             special = self.book.refusal_from.get((m.type, self.roles[m.src]))
-            if special is not None:
+            note = None
+            if between is not None:
+                clause, register, note = between
+            elif special is not None:
                 clause, register = special
-                why += f" (the register, {register})" if register else ""
+            else:
+                register = None
+            why += f" (the register, {register})" if register else ""
+            why += f"; {note}" if note else ""
             return clause, why
         if m.type not in {k[0] for k in self._entries}:
             return clause, f"this game has no '{m.type}' move"
@@ -475,6 +495,21 @@ class Game:
         """Carry out ``m`` without checking it (the fast path)."""
         _carry_out(t, m, self._entries[self._key(m)])
 
+    def foundation_groups(self) -> tuple[tuple[int, ...], ...]:
+        """The groups of foundations the rules treat alike, as the module declares them (``SEARCH``'s
+        ``interchangeable_foundations``: ``"all"``, or ``"by-base"``, those founded on the same rank); none
+        when it declares nothing.  A card that may go to one empty member of a group may go to any, with the
+        same consequences: the solver tries only the first, and ``replay play`` lists them as one move."""
+        kind = self.search.get("interchangeable_foundations")
+        if kind == "all":
+            return (tuple(self.foundations),)
+        if kind == "by-base":
+            groups: dict[int, list[int]] = {}
+            for f in self.foundations:
+                groups.setdefault(self.fbase[f], []).append(f)
+            return tuple(tuple(g) for g in groups.values())
+        return ()
+
     def cards_home(self, t: Table) -> int:
         """How many cards lie on the foundations."""
         return sum(len(t.piles[f]) for f in self.foundations)
@@ -495,8 +530,12 @@ def misnamed_card(t: Table, m: Move) -> str | None:
     actual = pile[-m.count] if len(pile) >= m.count else -1
     if actual == m.card:
         return None
-    return (f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} is "
-            f"{C.code(actual) if actual >= 0 else 'nothing'}")
+    if not pile:
+        return f"the move names {C.code(m.card)} but {t.name(m.src)} is empty"
+    if actual < 0:
+        return (f"the move names {C.code(m.card)} and {m.count} cards but {t.name(m.src)} holds "
+                f"{len(pile)}")
+    return f"the move names {C.code(m.card)} but the card moved from {t.name(m.src)} is {C.code(actual)}"
 
 
 def _reason(rule: Rule, why: Any) -> tuple[str, str]:

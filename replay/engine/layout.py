@@ -1,15 +1,15 @@
 """Layout geometry: piles with names and grid positions, and the relations between them.
 
 "Same row", "same column", "adjacent" and "corner" are computed from the grid
-positions of a :class:`~replay.corpus.models.LayoutSpec`, never listed per pile.
+positions of a :class:`~replay.engine.edition.LayoutPlan`, never listed per pile.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.corpus.models import LayoutSpec
 from replay.engine.cards import ACE, KING, SUITS
+from replay.engine.edition import LayoutPlan
 from replay.engine.errors import UnknownName
 
 TABLEAU, FOUNDATION, STOCK, WASTE, RESERVE = "tableau", "foundation", "stock", "waste", "reserve"
@@ -19,7 +19,7 @@ TABLEAU, FOUNDATION, STOCK, WASTE, RESERVE = "tableau", "foundation", "stock", "
 class Layout:
     """A resolved layout: every container (pile, foundation, stock, …) has an index."""
 
-    spec: LayoutSpec
+    spec: LayoutPlan
     names: tuple[str, ...]
     roles: tuple[str, ...]
     rows: tuple[float, ...]
@@ -27,7 +27,7 @@ class Layout:
     labels: tuple[str | None, ...]
 
     @classmethod
-    def from_spec(cls, spec: LayoutSpec) -> Layout:
+    def from_spec(cls, spec: LayoutPlan) -> Layout:
         piles: list[tuple[str, str, float, float, str | None]] = [(p.name, p.role, p.row, p.col, p.label)
                                                                     for p in spec.piles]
         piles += [(f.name, FOUNDATION, f.row, f.col, None) for f in spec.foundations]

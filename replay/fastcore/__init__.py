@@ -1,11 +1,13 @@
 """The fast search core: a C library (``_fastcore.so``, built at install) that searches the games
 whose modules declare a kernel, many times faster than the Python search and with the same result.
 
-A game module opts in with ``SEARCH['fast_core']``, a :class:`FastCore`: the kernel's name (a
-``games/<name>.c`` here), a function giving the game instance's options as integers, and a function
-encoding ``Table.vars`` as bytes (None when a position's state cannot be encoded: the search then
-runs in Python).  The generic parts (the layout, the piles, the search) are encoded here; nothing
-here names a game.
+A game module opts in with ``SEARCH['fast_core']``, a :class:`~replay.engine.kernel.FastCore`: the
+kernel's name (a ``games/<name>.c`` here), a function giving the game instance's options as integers,
+and a function encoding ``Table.vars`` as bytes (None when a position's state cannot be encoded: the
+search then runs in Python).  The generic parts (the layout, the piles, the search) are encoded here;
+nothing here names a game or looks up a game module: every function takes the declaration as an
+argument, or reads the one the game instance carries (``Game.search``, filled by the catalog), and
+the solver hands the declaration over.
 
 The Python engine stays the authority.  ``tests/test_fastcore.py`` holds each kernel to the rule
 functions on random walks of every reading (the same legal moves in the same order, the same table
@@ -24,7 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+from replay import settings
 from replay.engine.game import Game, Move, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
 
 HERE = Path(__file__).resolve().parent
@@ -69,23 +73,6 @@ class FcResult(ctypes.Structure):
 TICK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int)
 
 
-@dataclass(frozen=True)
-class FastCore:
-    """What a game module declares to be searched by the fast core (``SEARCH['fast_core']``).
-
-    ``kernel``: the name of its C kernel.  ``options(game)``: the game instance's options as a list of
-    integers, in the layout its kernel reads (raising ``NotImplementedError`` for a form the kernel
-    does not mirror, which the Python search then takes).  ``vars(table)``: ``Table.vars`` as bytes (equal bytes
-    exactly when the states are equal), or None when this table's state cannot be encoded.
-    ``vars_back(bytes)``: the inverse, for the tests (the part of ``Table.vars`` it can give back).
-    """
-
-    kernel: str
-    options: Callable[[Game], list[int]]
-    vars: Callable[[Table], bytes | None]
-    vars_back: Callable[[bytes], dict[str, Any]] | None = None
-
-
 @lru_cache(maxsize=1)
 def library() -> ctypes.CDLL | None:
     """The compiled core (None when it is missing and cannot be built: the solver then runs in Python).
@@ -95,7 +82,7 @@ def library() -> ctypes.CDLL | None:
     being edited) it is built anew on first use.  ``REPLAY_NO_FASTCORE=1`` turns the core off (for
     comparisons and for the tests of the Python search).
     """
-    if os.environ.get("REPLAY_NO_FASTCORE"):
+    if settings.get("REPLAY_NO_FASTCORE"):
         return None
     from replay.fastcore import build
 
@@ -140,25 +127,28 @@ def _load(path: Path) -> ctypes.CDLL | None:
     return lib
 
 
-def spec_of(game: Game) -> FastCore | None:
-    """The game's :class:`FastCore`, when its module declares one and the library carries its kernel."""
-    prepared = _prepared(game) if library() is not None else None
-    return prepared[0] if prepared is not None else None
+def spec_of(game: Game, spec: FastCore | None = None) -> FastCore | None:
+    """``spec`` (default: the one the game declares, ``game.search['fast_core']``) when the library
+    carries its kernel and the kernel takes this form of the game; else None."""
+    spec = spec if spec is not None else declared(game)
+    return spec if spec is not None and library() is not None and _prepared(game, spec) is not None else None
+
+
+def declared(game: Game) -> FastCore | None:
+    """The fast core the game instance declares (its module's ``SEARCH['fast_core']``), or None."""
+    return game.search.get("fast_core")
 
 
 @lru_cache(maxsize=64)
-def _prepared(game: Game) -> tuple[FastCore, FcGame] | None:
-    """The game's :class:`FastCore` and its layout and options encoded, once per game instance (None
-    when the module declares no core, the library lacks its kernel, or the kernel refuses the form).
+def _prepared(game: Game, spec: FastCore) -> FcGame | None:
+    """The layout and options of ``game`` encoded for ``spec``'s kernel, once per game instance (None
+    when the library lacks the kernel, or the kernel refuses the form).
     The encoded game is only read by the C search, never changed."""
-    from replay.games.catalog import module
-
-    spec = (getattr(module(game.id), "SEARCH", None) or {}).get("fast_core")
     lib = library()
-    if spec is None or lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
+    if lib is None or not lib.fc_has_kernel(spec.kernel.encode()):
         return None
     try:
-        return spec, encode_game(game, spec)
+        return encode_game(game, spec)
     except NotImplementedError:  # a form the kernel does not (yet) mirror: the Python search takes it
         return None
 
@@ -250,12 +240,9 @@ def memory_bound() -> int:
     memory, at most 4 GiB (``REPLAY_SOLVER_MEMORY``, in MiB, sets another).  Past it the search stops
     with ``unknown`` (``stopped_by`` memory), as when a budget runs out: a search without a node budget
     cannot exhaust the machine."""
-    given = os.environ.get("REPLAY_SOLVER_MEMORY")
-    if given:
-        try:
-            return max(1, int(given)) * 2**20
-        except ValueError:
-            pass
+    given = settings.get("REPLAY_SOLVER_MEMORY")  # a SettingError when it is not a number of MiB
+    if isinstance(given, int):
+        return given * 2**20
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -289,8 +276,8 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
     lib = library()
     if lib is None:
         return None
-    prepared = _prepared(game)
-    if prepared is None or prepared[0] is not spec:
+    prepared = _prepared(game, spec)
+    if prepared is None:
         return None
     reasons: list[str] = []
     errors: list[BaseException] = []
@@ -309,7 +296,7 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
 
     cb = TICK(on_tick) if tick is not None else TICK()
     res = FcResult()
-    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(prepared[1]), ctypes.byref(profile),
+    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile),
                       ctypes.byref(root), -1 if max_nodes is None else max_nodes, memory_bound(), cb,
                       ctypes.byref(res))
     if errors:

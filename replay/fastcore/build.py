@@ -71,6 +71,27 @@ def build(dest: Path, root: Path = HERE) -> Path:
     return dest
 
 
+def status() -> str:
+    """One line on whether this copy searches with the fast core, for ``replay --version``: read from the
+    library file without building it, and without importing the engine (``--version`` stays fast)."""
+    import ctypes
+
+    from replay import settings
+
+    if settings.get("REPLAY_NO_FASTCORE"):
+        return "solver: Python search (REPLAY_NO_FASTCORE is set)"
+    path = library_path()
+    if path.exists():
+        try:
+            ctypes.CDLL(str(path))
+        except OSError as e:
+            return f"solver: Python search (the fast core {path.name} does not load: {e})"
+        return "solver: fast core (C)"
+    if compiler() is None:
+        return "solver: Python search (no fast core: it was not built, and there is no C compiler to build it)"
+    return "solver: fast core (C; built on first use from these sources)"
+
+
 if __name__ == "__main__":
     try:
         print(build(library_path()))

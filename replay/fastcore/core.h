@@ -151,12 +151,36 @@ size_t fc_make_key(const fc_game *g, const fc_profile *pr, const uint8_t *groupe
  * of the same group took the same move (type, source, count); returns how many moves are left */
 int fc_reduce_moves(const fc_profile *pr, const int8_t *group_of, const fc_state *s, fc_move *mv, int n);
 
-/* ---- the search (search.c) ---- */
+/* ---- what frees a card (frees.c) ---- */
 /* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
  * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
 int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf);
 
-/* ---- the kernels (kernels.c) ---- */
+/* ---- the search (search.c) ---- */
+/* replay.solver.search.solve over kernel k from root (see search.c); 0, or -1 (no kernel, out of memory …) */
+int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
+              int64_t max_bytes, fc_tick tick, fc_result *res);
+
+/* ---- the nested searches (nested.c) ---- */
+/* the method of a nested search (fc_nested_params.method) */
+enum { FC_NMCS = 0, FC_NRPA = 1 };
+/* the parameters of a nested search (replay.solver.nested.Params mirrors them) */
+typedef struct {
+    int method;          /* FC_NMCS, FC_NRPA */
+    int level;           /* the top level (1 or more) */
+    int iterations;      /* NRPA: runs of the level below per level */
+    int max_len;         /* the longest line from the root, in moves */
+    uint32_t p_found;    /* NMCS rollouts: the chance, in 2^-32, of playing a foundation move when one exists */
+    double bias;         /* NRPA: the prior weight of a foundation move */
+    double alpha;        /* NRPA: the step of adaptation */
+    uint64_t seed;
+} fc_nested_params;
+/* replay.solver.nested's search over kernel k from root (see nested.c); 0, or -1 (no kernel, bad parameters …) */
+int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root,
+                     const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick,
+                     fc_result *res);
+
+/* ---- the kernels (kernels.c): the catalogue, by game ID ---- */
 const fc_kernel *fc_kernel_named(const char *name);
 
 #endif

@@ -171,3 +171,9 @@ int fc_reduce_moves(const fc_profile *pr, const int8_t *group_of, const fc_state
     }
     return out;
 }
+
+/* the lines a search's result holds (either search's: search.c, nested.c) */
+void fc_free_result(fc_result *r) {
+    free(r->line); free(r->best_line);
+    r->line = r->best_line = 0;
+}

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include "core.h"
 
-enum { M_NMCS = 0, M_NRPA = 1 };
+enum { M_NMCS = FC_NMCS, M_NRPA = FC_NRPA };
 enum { ST_WON = 0, ST_UNKNOWN = 2 };
 enum { STOP_NODES = 1, STOP_MEMORY = 3 };
 /* how often (in positions) the clock callback is asked */
@@ -38,17 +38,6 @@ enum { STOP_NODES = 1, STOP_MEMORY = 3 };
 #define POL_MAX (POL_SLOTS / 2)
 #define MAX_LEVEL 8
 
-/* the parameters of a nested search (replay.solver.nested.Params mirrors them) */
-typedef struct {
-    int method;          /* M_NMCS, M_NRPA */
-    int level;           /* the top level (1 or more) */
-    int iterations;      /* NRPA: runs of the level below per level */
-    int max_len;         /* the longest line from the root, in moves */
-    uint32_t p_found;    /* NMCS rollouts: the chance, in 2^-32, of playing a foundation move when one exists */
-    double bias;         /* NRPA: the prior weight of a foundation move */
-    double alpha;        /* NRPA: the step of adaptation */
-    uint64_t seed;
-} fc_nested_params;
 
 static size_t state_bytes(const fc_state *s) { return offsetof(fc_state, vars) + s->vlen; }
 static void copy_state(fc_state *dst, const fc_state *src) { memcpy(dst, src, state_bytes(src)); }
@@ -478,15 +467,15 @@ static size_t nested_bytes(const fc_nested_params *p) {
     return lines + keys + pols + (size_t)(MAX_LEVEL + 4) * sizeof(fc_state) + sizeof(search);
 }
 
-/* fc_nested: a nested search (p->method) from root, until it wins, spends max_positions (< 0: no limit),
+/* fc_nested_search: a nested search over kernel k (NULL: error) (p->method) from root, until it wins, spends max_positions (< 0: no limit),
  * or the tick callback (asked every TICK_EVERY positions) asks it to stop.  max_bytes >= 0: stop at once
  * (stopped_by memory) when the search would need more.  res: status won or unknown, positions (= nodes)
  * used, the best cards home and the line to them (the winning line when won).  Returns 0, or -1 (unknown
  * kernel, a profile asking for a missing safe move, bad parameters, out of memory). */
-int fc_nested(const char *name, const fc_game *g, const fc_profile *pr, const fc_state *root,
-              const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick, fc_result *res) {
+int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root,
+                     const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick,
+                     fc_result *res) {
     memset(res, 0, sizeof(*res));
-    const fc_kernel *k = fc_kernel_named(name);
     if (!k || (pr->use_safe && !k->safe) || p->level < 1 || p->level > MAX_LEVEL || p->max_len < 1 ||
         (p->method == M_NRPA && p->iterations < 1) || (p->method != M_NMCS && p->method != M_NRPA)) {
         res->error = 1;
@@ -552,4 +541,3 @@ done:
     return rc;
 }
 
-size_t fc_sizeof_nested_params(void) { return sizeof(fc_nested_params); }

@@ -43,8 +43,8 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, params
     lib = library()
     if lib is None or lib.fc_sizeof_nested_params() != ctypes.sizeof(FcNestedParams):
         return None
-    prepared = _prepared(game)
-    if prepared is None or prepared[0] is not spec:
+    prepared = _prepared(game, spec)
+    if prepared is None:
         return None
     reasons: list[str] = []
     errors: list[BaseException] = []
@@ -62,7 +62,7 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, params
 
     cb = TICK(on_tick) if tick is not None else TICK()
     res = FcResult()
-    rc = lib.fc_nested(spec.kernel.encode(), ctypes.byref(prepared[1]), ctypes.byref(profile), ctypes.byref(root),
+    rc = lib.fc_nested(spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile), ctypes.byref(root),
                        ctypes.byref(params), -1 if max_positions is None else max_positions, memory_bound(), cb,
                        ctypes.byref(res))
     if errors:

@@ -25,18 +25,6 @@ static void copy_state(fc_state *dst, const fc_state *src) { memcpy(dst, src, st
 
 /* ------------------------------------------------------------------ ordering */
 
-/* frees_a_card: whether some legal move of s takes the top card of src to a foundation (the kernel's
- * own shortcut when it has one, else a scan of its legal moves; buf holds FC_MAXMOVES) */
-int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf) {
-    if (!fc_len(s, src)) return 0;
-    if (k->frees) return k->frees(g, s, src) != 0;
-    int n = k->legal(g, s, buf);
-    for (int i = 0; i < n; i++)
-        if (buf[i].type == FC_MOVE && buf[i].src == src && buf[i].dst >= 0 && g->role[buf[i].dst] == FC_FOUNDATION)
-            return 1;
-    return 0;
-}
-
 static int move_class(const fc_kernel *k, const fc_game *g, const fc_move *m, const fc_state *child, fc_move *buf) {
     if (m->type == FC_DEAL) return R_DEAL;
     if (m->type == FC_REDEAL) return R_REDEAL;
@@ -114,11 +102,6 @@ static int order_frame(const fc_kernel *k, const fc_game *g, const fc_profile *p
     return 1;
 }
 
-void fc_free_result(fc_result *r) {
-    free(r->line); free(r->best_line);
-    r->line = r->best_line = 0;
-}
-
 static int set_line(fc_move **dst, int *ndst, const fc_move *line, int n, const fc_move *last) {
     free(*dst);
     *dst = malloc(sizeof(fc_move) * (size_t)(n + 1));
@@ -134,11 +117,10 @@ static int set_line(fc_move **dst, int *ndst, const fc_move *line, int n, const 
  * when the table of positions seen and the stack of the line searched would hold more than that (the Python search has no such bound;
  * it is far beyond the budgets the two are compared on).  tick, when given, is called every
  * CHECK_EVERY positions as the Python search looks at its clock; a nonzero answer stops the search
- * and becomes stopped_by.  Returns 0, or -1 (unknown kernel, a missing safe/lost, out of memory). */
-int fc_solve(const char *name, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
-             int64_t max_bytes, fc_tick tick, fc_result *res) {
+ * and becomes stopped_by.  Returns 0, or -1 (no kernel, a missing safe/lost, out of memory). */
+int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
+              int64_t max_bytes, fc_tick tick, fc_result *res) {
     memset(res, 0, sizeof(*res));
-    const fc_kernel *k = fc_kernel_named(name);
     if (!k || (pr->use_safe && !k->safe) || (pr->use_lost && !k->lost)) { res->error = 1; return -1; }
     uint8_t grouped[FC_MAXC];
     int8_t group_of[FC_MAXC];

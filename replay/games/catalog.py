@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Protocol
 
 from replay.engine.errors import BadCombination, UnknownName
 
-if TYPE_CHECKING:  # the corpus and the engine are imported when a game is made, not when the CLI starts
-    from replay.corpus.loader import Corpus
+if TYPE_CHECKING:  # the edition and the engine are imported when a game is made, not when the CLI starts
+    from replay.engine.edition import Edition
     from replay.engine.game import Game, Setup
     from replay.engine.rulings import Ruling
 
@@ -29,7 +29,7 @@ class GameModule(Protocol):
     RULINGS: dict[str, tuple[str, ...]]
 
     def combination_problem(self, variants: frozenset[str]) -> str | None: ...
-    def build(self, variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup: ...
+    def build(self, variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup: ...
 
 
 def module(game_id: str) -> ModuleType:
@@ -43,32 +43,26 @@ def catalog() -> dict[str, ModuleType]:
     return {g: module(g) for g in MODULES}
 
 
-@lru_cache(maxsize=None)
-def rulings_for(game_id: str) -> dict[str, Ruling]:
-    """The rulings of a game, as the ambiguity register defines them."""
-    from replay.corpus.loader import default_corpus
-    from replay.engine.rulings import Ruling
+def rulings_for(game_id: str, edition: Edition | None = None) -> dict[str, Ruling]:
+    """The rulings of a game, as the ambiguity register defines them (``edition``: the default one,
+    :func:`replay.corpus.edition.default_edition`, when None)."""
+    from replay.corpus.edition import default_edition
 
-    corpus = default_corpus()
-    out: dict[str, Ruling] = {}
-    for amb in corpus.ambiguities_of_game(game_id):
-        if amb.ruling:
-            out[amb.ruling] = Ruling(
-                name=amb.ruling,
-                readings=tuple(r.id for r in amb.readings if r.selectable),
-                default=amb.default,
-                ambiguity=amb.id,
-                title=amb.title,
-                summaries={r.id: r.summary for r in amb.readings},
-                variants=tuple(amb.variants),
-            )
-    return out
+    return _rulings(game_id, edition or default_edition())
+
+
+@lru_cache(maxsize=None)
+def _rulings(game_id: str, edition: Edition) -> dict[str, Ruling]:
+    return edition.rulings_of(game_id)
 
 
 def create(game_id: str, variants: Iterable[str] = (), rulings: Mapping[str, str] | None = None,
-           corpus: Corpus | None = None) -> Game:
-    """A game instance.  Raises :class:`UnknownName` or :class:`BadCombination` on bad names or mixtures."""
-    from replay.corpus.loader import default_corpus
+           edition: Edition | None = None) -> Game:
+    """A game instance, laid out from ``edition`` (None: :func:`replay.corpus.edition.default_edition`).
+
+    Raises :class:`UnknownName` or :class:`BadCombination` on bad names or mixtures.
+    """
+    from replay.corpus.edition import default_edition
     from replay.engine.game import Game
     from replay.engine.rulings import resolve
 
@@ -83,13 +77,14 @@ def create(game_id: str, variants: Iterable[str] = (), rulings: Mapping[str, str
     problem = mod.combination_problem(vset)
     if problem:
         raise BadCombination(problem)
-    defs = rulings_for(game_id)
+    edition = edition or default_edition()
+    defs = rulings_for(game_id, edition)
     rulings = dict(rulings or {})
     for name in rulings:
         if name in defs and not defs[name].applies(vset):
             need = " or ".join(defs[name].variants)
             raise BadCombination(f"ruling {name!r} applies only with variant {need}")
     readings = resolve(defs, rulings)
-    setup = mod.build(vset, readings, corpus or default_corpus())
+    setup = mod.build(vset, readings, edition)
     shown = {k: v for k, v in readings.items() if defs[k].applies(vset)}
-    return Game(game_id, vset, shown, setup)
+    return Game(game_id, vset, shown, setup, getattr(mod, "SEARCH", None))

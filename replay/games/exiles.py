@@ -1,16 +1,19 @@
-"""exiles: the first game of text 003, of which only the end survives.
+"""exiles: the first game of text 003, of which only the end survives (Leoni's Own, as far as the text goes).
 
-Cards are dealt in rows of thirteen onto packets numbered 1-13, counting
-1 to 13 along each row; a card whose value equals its number is exiled face
-down and replaced by the next card of the pack.  When everything is dealt,
-the top cards of the packets are played to the foundations.  When nothing
-more can be played, the top exile goes under the packet of its own number,
-then the top card of that packet under the packet of *its* number, and so on
+An ace and a king of each suit are laid out as the bases; the other cards
+are dealt in rows of thirteen onto packets numbered 1-13, counting 1 to 13
+along each row; a card whose value equals its number is exiled face down
+and replaced by the next card of the pack.  When everything is dealt, the
+top cards of the packets are played to the foundations.  When nothing more
+can be played, the top exile goes under the packet of its own number, then
+the top card of that packet under the packet of *its* number, and so on
 until a card is freed for a foundation.  When the exiles are used up, the
 packets are gathered and dealt again, once.
 
 The beginning of the game (its foundations, its rules I and III) is lost;
-every gap is filled by a ruling or a resolved entry of the register.
+every gap is filled by a ruling or a resolved entry of the register, and
+the rules of Leoni's Own that the Russian does not state (bases that stay,
+a king that ends the chain, a spread thirteenth packet) are rulings too.
 """
 
 from __future__ import annotations
@@ -18,24 +21,27 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Iterator
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
-from replay.engine.common import (fits_foundation, foundation_accepts, gather, legal_to, moves_text, stock_empty,
-                                  top_card_only)
-from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.common import (fits_foundation, foundation_accepts, game_won, gather, legal_to, moves_text,
+                                  stock_empty, top_card_only)
+from replay.engine.edition import Edition
+from replay.engine.game import Effect, Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "exiles"
 VARIANTS: tuple[str, ...] = ()
 RULINGS = {
-    "foundations": ("aces-and-kings", "eight-aces"),
+    "foundations": ("withdrawn-first", "aces-and-kings", "eight-aces"),
     "reversal": ("one-card", "unlimited", "both-directions"),
+    "reversal-bases": ("bases-move", "bases-stay"),
     "replacement-number": ("same", "next"),
     "redeals": ("one", "two"),
     "play-during-deal": ("after", "during"),
     "rule-three": ("reverse", "in-order"),
+    "chain-king": ("travels-on", "ends-chain"),
+    "thirteenth-packet": ("like-the-others", "spread"),
 }
 ROW = 13
 NO_PLAY_TYPES = frozenset({"deal", "redeal", "tuck"})
@@ -43,6 +49,17 @@ NO_PLAY_TYPES = frozenset({"deal", "redeal", "tuck"})
 
 def combination_problem(variants: frozenset[str]) -> str | None:
     return None
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+@procedure("ex-6", "ex-13")
+def lay_out_an_ace_and_a_king_of_each_suit_first(layout: Layout) -> dict[int, int]:
+    """(ruling foundations = withdrawn-first) An ace and a king of each suit are withdrawn from the pack and laid
+    out as the bases before the deal, as Leoni's Own and Cadogan's The Nation lay them (amb-ex-foundations):
+    four aces to build up, four kings to build down; the other 96 cards are dealt and counted."""
+    return {f: C.make(layout.base_rank(f), suit) for f, suit in layout.arrangement("by-suit").items()}
 
 
 # ----------------------------------------------------------------------------- dealing
@@ -91,11 +108,15 @@ def play_begins_when_all_cards_are_laid_out(t: Table, m: Move) -> str | None:
 
 @rule("ex-12", table_wide=True)
 def gather_when_the_exiles_are_out(t: Table, m: Move) -> str | None:
-    """After all the exiles are used, the packets are taken up in order and dealt a second time."""
+    """After all the exiles are used, the packets are taken up in order and dealt a second time, "если
+    необходимо" (if necessary): not once the patience has come out."""
     if not stock_empty(t):
         return "the cards are not all laid out"
     if t.piles[t.game.options["exiles"]]:
         return "exiles remain to be played"
+    won = game_won(t)
+    if won:  # "если необходимо": a second deal only if the patience has not come out (amb-ex-second-deal)
+        return won
     if t.passes >= t.game.options["passes"]:
         return "the packets are dealt a second time only (ruling redeals)"
     return None
@@ -124,7 +145,7 @@ def only_top_cards_are_played(t: Table, m: Move) -> str | None:
 @rule("ex-6", "ex-13", accepts=foundation_accepts)
 def foundations_follow_in_suit(t: Table, m: Move) -> Reason:
     """Suitable cards go onto the foundations: the base of its kind, then in suit and sequence."""
-    card = t.piles[m.src][-1]
+    card = t.piles[m.src][-m.count]  # the top card; from a spread packet, the one taken (its place: count)
     if fits_foundation(t, m.dst, card):
         return None
     top = t.top(m.dst)
@@ -136,11 +157,45 @@ def one_foundation_of_each_suit_per_kind(t: Table, m: Move) -> str | None:
     """(ruling foundations = aces-and-kings) Four aces and four kings, one of each suit."""
     if t.piles[m.dst]:
         return None
-    card = t.piles[m.src][-1]
+    card = t.piles[m.src][-m.count]
     for f in t.game.foundations:
         if f != m.dst and t.game.fbase[f] == t.game.fbase[m.dst] and t.fsuit[f] == C.suit_of(card):
             return f"{t.name(f)} is already the foundation of {C.SUIT_NAMES[C.suit_of(card)]} of this kind"
     return None
+
+
+@rule("ex-6", per_source=True)
+def the_spread_thirteenth_packet_gives_any_card(t: Table, m: Move) -> str | None:
+    """(ruling thirteenth-packet = spread) Leoni's Own's thirteenth pile: any card of packet 13 may be played to
+    a foundation (the move's count is its place from the top); of the other packets only the top card."""
+    pile = t.piles[m.src]
+    if not pile:
+        return f"{t.name(m.src)} is empty"
+    if m.src == t.game.options["spread"]:
+        return None if m.count <= len(pile) else f"{t.name(m.src)} holds {len(pile)} cards, not {m.count}"
+    return top_card_only(t, m, "the top card moves", register="amb-ex-rule-one")
+
+
+@procedure("ex-6")
+def take_the_card_from_its_place(t: Table, m: Move) -> None:
+    """(ruling thirteenth-packet = spread) The card taken from its place in the spread packet goes onto the
+    foundation (an empty foundation takes its suit)."""
+    card = t.piles[m.src].pop(-m.count)
+    t.piles[m.dst].append(card)
+    if t.fsuit[m.dst] < 0:
+        t.fsuit[m.dst] = C.suit_of(card)
+
+
+def _plays_home_from_the_spread_packet(t: Table) -> Iterator[Move]:
+    """Candidate plays from the packets to the foundations, every card of the spread packet 13 included
+    (packets in layout order, then the card's place from the top, then the foundations)."""
+    g = t.game
+    spread = g.options["spread"]
+    for src in g.by_role[TABLEAU]:
+        n = len(t.piles[src]) if src == spread else min(1, len(t.piles[src]))
+        for count in range(1, n + 1):
+            for f in g.foundations:
+                yield Move("move", src, f, count=count)
 
 
 @rule("ex-7", per_target=True)
@@ -241,6 +296,15 @@ def follow_the_chain(t: Table, m: Move) -> None:
         t.vars["chain"] = t.name(m.dst)
 
 
+@effect("ex-9", "ex-10")
+def a_king_ends_the_chain(t: Table, m: Move) -> None:
+    """(ruling chain-king = ends-chain) Leoni's Own: a king that travels (the exile itself or a card the chain
+    takes up) goes to packet 13 and ends the chain; the next exile is taken when play stops again."""
+    if C.value_of(t.piles[m.dst][0]) == ROW:
+        t.vars["chain"] = None
+        t.vars["_seen"] = []
+
+
 def _positions(t: Table, packets: tuple[int, ...], src: int, dst: int) -> tuple[int, int]:
     """Hashes of the packets now, and after the top card of packet ``src`` goes under packet ``dst``."""
     now = list(map(tuple, t.game.options["packet_piles"](t.piles)))
@@ -276,6 +340,15 @@ def one_card_either_way_between_the_orders(t: Table, m: Move) -> str | None:
 
 
 @rule("ex-13")
+def the_bases_stay_on_their_foundations(t: Table, m: Move) -> str | None:
+    """(ruling reversal-bases = bases-stay) Leoni's Own: the ace or king a foundation was founded with is not
+    changed to the other order; only the cards built on it are."""
+    if len(t.piles[m.src]) == 1:
+        return f"{C.code(t.piles[m.src][0])} is the base of {t.name(m.src)} and stays there"
+    return None
+
+
+@rule("ex-13")
 def only_one_card_in_the_game(t: Table, m: Move) -> str | None:
     """(ruling reversal = one-card) The change is made once in the game."""
     if t.vars.get("reversed", 0) >= 1:
@@ -307,12 +380,14 @@ def _base_allowed(t: Table, f: int, card: int) -> bool:
 
 
 def _foundation_play_exists(t: Table) -> bool:
-    """Whether the top card of some packet can go to a foundation (what :func:`fits_foundation` and
+    """Whether the top card of some packet (any card of a spread packet 13) can go to a foundation (what :func:`fits_foundation` and
     :func:`_base_allowed` allow, found without asking them of every pair: this runs at every step
     of a chain; a test holds the two to the same answer)."""
     g = t.game
     piles = t.piles
     tops = {p[-1] for p in g.options["packet_piles"](piles) if p}
+    if g.options["spread"] >= 0:
+        tops.update(piles[g.options["spread"]])  # every card of the spread packet 13 can be played
     if not tops:
         return False
     empty = []
@@ -353,10 +428,11 @@ def _chain_tucks(t: Table) -> Iterator[Move]:
             yield Move("tuck", src, dst)
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["foundations"])
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
+    spec = edition.layout(ID, readings["foundations"])
     layout = Layout.from_spec(spec)
-    one_of_each = readings["foundations"] == "aces-and-kings"
+    one_of_each = readings["foundations"] in ("withdrawn-first", "aces-and-kings")
+    packets = layout.order("deal")
     options: dict[str, Any] = {
         "packets": layout.order("deal"),
         "packet_piles": itemgetter(*layout.order("deal")),  # all the packets' piles in one call
@@ -367,6 +443,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
         "passes": 2 if readings["redeals"] == "one" else 3,
         "gather": layout.order("deal")[::-1] if readings["rule-three"] == "reverse" else layout.order("deal"),
         "one_of_each": one_of_each,
+        "spread": packets[ROW - 1] if readings["thirteenth-packet"] == "spread" else -1,  # packet 13, or none
     }
     book = RuleBook(layout)
     book.before_every_move(play_begins_when_all_cards_are_laid_out, except_types=("deal", "redeal"))
@@ -376,7 +453,12 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
     to_foundation: list[Rule] = [only_top_cards_are_played, foundations_follow_in_suit]
     if one_of_each:
         to_foundation.append(one_foundation_of_each_suit_per_kind)
-    book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=[a_freed_card_ends_the_chain])
+    if options["spread"] >= 0:
+        book.allow("move", TABLEAU, FOUNDATION, [the_spread_thirteenth_packet_gives_any_card] + to_foundation[1:],
+                   perform=take_the_card_from_its_place, after=[a_freed_card_ends_the_chain],
+                   candidates=_plays_home_from_the_spread_packet)
+    else:
+        book.allow("move", TABLEAU, FOUNDATION, to_foundation, after=[a_freed_card_ends_the_chain])
     book.allow("move", RESERVE, FOUNDATION, [exiles_wait_until_nothing_can_be_played] + to_foundation,
                after=[a_freed_card_ends_the_chain])
     book.allow("move", TABLEAU, TABLEAU, [only_top_cards_are_played, a_space_takes_a_card_from_the_packets])
@@ -385,27 +467,35 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                   else one_card_from_ascending_to_descending)
     if readings["reversal"] == "one-card":
         change.append(only_one_card_in_the_game)
+    if readings["reversal-bases"] == "bases-stay":
+        change.append(the_bases_stay_on_their_foundations)
     book.allow("move", FOUNDATION, FOUNDATION, change, after=[count_the_change])
+    travelled: list[Effect] = [follow_the_chain]
+    if readings["chain-king"] == "ends-chain":
+        travelled.append(a_king_ends_the_chain)
     book.allow("tuck", RESERVE, TABLEAU,
                [only_top_cards_are_played, exiles_wait_until_nothing_can_be_played,
                 an_exile_that_fits_goes_to_its_foundation, a_card_goes_under_the_packet_of_its_number],
-               perform=put_under_the_packet, after=[follow_the_chain])
+               perform=put_under_the_packet, after=travelled)
     book.allow("tuck", TABLEAU, TABLEAU,
                [only_top_cards_are_played, the_chain_continues_from_the_same_packet,
                 a_card_goes_under_the_packet_of_its_number],
-               perform=put_under_the_packet, after=[follow_the_chain], candidates=_chain_tucks)
+               perform=put_under_the_packet, after=travelled, candidates=_chain_tucks)
     book.refuse_others("move", "ex-6")
     book.refuse_others("move", "ex-4", src_role=STOCK)  # the pack's cards are laid out, not moved
     book.refuse_others("tuck", "ex-8")
     book.refuse_others("deal", "ex-4")
     book.refuse_others("redeal", "ex-12")
-    return Setup(layout=layout, book=book, max_passes=options["passes"], options=options,
+    bases = lay_out_an_ace_and_a_king_of_each_suit_first(layout) if readings["foundations"] == "withdrawn-first" \
+        else {}
+    return Setup(layout=layout, book=book, bases=bases, max_passes=options["passes"], options=options,
                  vars={"chain": None, "_seen": [], "reversed": 0})
 
 
 #: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the
 #: four ace and the four king foundations are each founded by whatever card of the kind comes
-#: first, and no rule looks at where a foundation lies.
+#: first, or laid out with one suit each (withdrawn-first: the key sorts them with their suits), and
+#: no rule looks at where a foundation lies.
 SEARCH: dict[str, Any] = {"interchangeable_foundations": "by-base"}
 
 
@@ -420,8 +510,10 @@ def _fast_options(game: Game) -> list[int]:
     """The instance's options as replay/fastcore/games/exiles.c reads them (its header lists the order)."""
     o = game.options
     steps = o["foundation_steps"]
+    r = game.rulings
     return [o["exiles"], int(o["recheck_replacement"]), int(o["play_after_deal"]), o["passes"],
-            int(o["one_of_each"]), _REVERSAL_CODE[game.rulings["reversal"]],
+            int(o["one_of_each"]), _REVERSAL_CODE[r["reversal"]], int(r["reversal-bases"] == "bases-stay"),
+            int(r["chain-king"] == "ends-chain"), o["spread"],
             len(o["packets"]), *o["packets"], len(o["gather"]), *o["gather"],
             len(steps), *(x for f, step in steps for x in (f, step))]
 

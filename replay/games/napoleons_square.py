@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import deal_round, fits_foundation, foundation_accepts, one_below_any_suit, one_below_in_suit
+from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
 from replay.engine.registry import excuse, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "napoleons-square"
 VARIANTS: tuple[str, ...] = ()
@@ -183,8 +183,8 @@ def _square_moves(t: Table) -> Iterator[Move]:
                     yield moves[src, dst, count]
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
-    spec = next(s for s in corpus.layouts.values() if s.game == ID)
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
+    spec = edition.layout(ID)
     layout = Layout.from_spec(spec)
     in_suit = readings["marriage-suit"] == "in-suit"
     options: dict[str, Any] = {

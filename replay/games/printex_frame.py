@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_any_suit, next_in_suit, other_moves_come_first,
                                   rank_neighbours, stock_empty, top_card_only)
+from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "printex-frame"
 VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
@@ -185,9 +185,9 @@ def _third_round_dealt(t: Table) -> bool:
     return t.rounds >= 3
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
     """The table and rule book of one instance of the game."""
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["frame"])
+    spec = edition.layout(ID, readings["frame"])
     layout = Layout.from_spec(spec)
     corners = layout.corners()
     found = layout.foundations
@@ -229,6 +229,10 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
                     build_one_card_on_another_up_or_down],
                    after=[corners_are_replaced_from_the_deck])
     book.refuse_others("move", "pf-8")
+    if "cztery-katy" not in variants:  # a card goes from a pile onto a foundation only (pf-9, pf-10)
+        book.refuse_others("move", "pf-10", src_role=TABLEAU, dst_role=TABLEAU, register="amb-pf-target-foundation",
+                           note="a card goes from a pile only onto a foundation; the variant cztery-katy "
+                                "(pf-22) allows building on the table after the third laying-out")
     book.refuse_others("move", "pf-4", src_role=FOUNDATION, register="amb-pf-no-return")
     book.refuse_others("move", "pf-18", src_role=STOCK)  # the deck's cards are laid out, not moved
     book.refuse_others("deal", "pf-15")
@@ -243,14 +247,14 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
 def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     """Lost when, in the third laying-out, some card can never reach a foundation.
 
-    The common proof (:func:`replay.solver.proofs.a_card_the_last_pass_cannot_free`, whose docstring
+    The common proof (:func:`replay.engine.proofs.a_card_the_last_pass_cannot_free`, whose docstring
     argues its soundness) told this game's facts: a card on a pile reaches the foundations its
     position gives (pf-8 to pf-12; all of them with the variant any-pile-after-third-deal, which
     frees every pile in this pass); a card of the stock may land anywhere (a moved corner is refilled
     from the deck, pf-13, pf-14), so it is taken to reach every foundation; cards are built on one
     another only in the cztery-katy variant (pf-22), one rank up or down (in suit, by ruling).
     """
-    from replay.solver.proofs import a_card_the_last_pass_cannot_free
+    from replay.engine.proofs import a_card_the_last_pass_cannot_free
 
     g = t.game
     if t.passes < PASSES:

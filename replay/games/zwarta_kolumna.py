@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.corpus.loader import Corpus
 from replay.engine import cards as C
 from replay.engine.common import (deal_round, deck_not_dealt_out, fits_foundation, foundation_accepts, gather,
                                   gathering_allowed, next_in_suit, other_moves_come_first, stock_empty,
                                   suit_neighbours, top_card_only)
+from replay.engine.edition import Edition
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
+from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
-from replay.fastcore import FastCore
 
 ID = "zwarta-kolumna"
 VARIANTS = ("fill-from-any-pile", "chaldejski", "gotycki-zamek", "cztery-katy")
@@ -290,9 +290,9 @@ def rules_for_moves_to_the_foundations(variants: frozenset[str], readings: dict[
 
 
 
-def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) -> Setup:
+def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
     """The table and rule book of one instance of the game."""
-    spec = next(s for s in corpus.layouts.values() if s.game == ID and s.reading == readings["deal-order"])
+    spec = edition.layout(ID, readings["deal-order"])
     layout = Layout.from_spec(spec)
     corners = layout.corners()
     found = layout.foundations
@@ -360,7 +360,7 @@ def build(variants: frozenset[str], readings: dict[str, str], corpus: Corpus) ->
 def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     """Lost when, in the third laying-out, some card can never reach a foundation.
 
-    The common proof (:func:`replay.solver.proofs.a_card_the_last_pass_cannot_free`, whose docstring
+    The common proof (:func:`replay.engine.proofs.a_card_the_last_pass_cannot_free`, whose docstring
     argues its soundness) told this game's facts: a card on a pile reaches the foundations zk-7 and
     zk-8 give its position (every foundation under ``after-deal=unrestricted``, since the stock runs
     out in this pass); the ``j``-th next card of the stock lands on position ``j mod 12`` of the order
@@ -369,7 +369,7 @@ def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     pass under either reading of ``building-from``).  Only the game alone and chaldejski: the other
     variants refill places or lay the bases during the deal, which this proof does not follow.
     """
-    from replay.solver.proofs import a_card_the_last_pass_cannot_free
+    from replay.engine.proofs import a_card_the_last_pass_cannot_free
 
     g = t.game
     if g.variants - {"chaldejski"} or t.passes < PASSES:

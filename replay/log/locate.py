@@ -19,6 +19,8 @@ import re
 from bisect import bisect_left
 from typing import Sequence
 
+from replay.log.names import printable_json
+
 _WS = re.compile(r"[ \t\r\n]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _PLAIN = re.compile(r'[^"\[\]{}]+')  # a run of characters that open or close nothing
@@ -179,9 +181,9 @@ def _written(text: str, sp: tuple[int, int] | None) -> str | None:
     if not sp:
         return None
     try:
-        return json.dumps(json.loads(text[sp[0]:sp[1]]), ensure_ascii=False, separators=(", ", ": "))
+        return printable_json(json.dumps(json.loads(text[sp[0]:sp[1]]), ensure_ascii=False, separators=(", ", ": ")))
     except (ValueError, RecursionError):
-        return " ".join(text[sp[0]:sp[1]].split())
+        return printable_json(" ".join(text[sp[0]:sp[1]].split()))
 
 
 def format_path(path: Sequence[str | int]) -> str:
@@ -193,8 +195,18 @@ def format_path(path: Sequence[str | int]) -> str:
         elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
             out += f".{p}"
         else:
-            out += "[" + json.dumps(p, ensure_ascii=False) + "]"
+            out += "[" + printable_json(json.dumps(p, ensure_ascii=False)) + "]"
     return out
+
+
+def move_ref(i: int) -> str:
+    """The move at index ``i`` of the log as every command names it: ``move 9 ($.moves[8])``.
+
+    One numbering everywhere (docs/log-format.md, "Numbering moves"): moves are counted from 1, as
+    ``--step N`` and ``--until N`` count the moves made and a position is the table after its move;
+    the JSON path beside it is the log's own index, from 0.
+    """
+    return f"move {i + 1} ({format_path(['moves', i])})"
 
 
 _TOKEN = re.compile(r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|'

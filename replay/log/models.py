@@ -95,7 +95,8 @@ class MoveCards(Commented):
     )
     count: int = Field(
         1, ge=1, le=104, description="How many cards move together (only Napoleon's Square with the ruling "
-        "sequence-moves=whole-sequence moves more than one)."
+        "sequence-moves=whole-sequence moves more than one); from the spread packet 13 of exiles (ruling "
+        "thirteenth-packet=spread), the place from the top of the one card taken to a foundation."
     )
 
 

@@ -42,4 +42,28 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     return shown(os.fspath(path))
 
 
-__all__ = ["shown", "shown_path"]
+#: characters a terminal does not print as themselves, beyond the C0 controls JSON already escapes: DEL and
+#: the C1 controls (U+009B is a one-byte CSI on many terminals), soft hyphen, the bidirectional marks,
+#: embeddings, overrides and isolates (U+202E turns "txt.exe" into "exe.txt"), zero-width characters, the
+#: line and paragraph separators, interlinear annotation, lone surrogates and the tag characters
+_UNPRINTABLE = re.compile("[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+                          "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]")
+
+
+def printable_json(text: str) -> str:
+    """JSON text made by ``json.dumps(..., ensure_ascii=False)`` with every such character written as a
+    ``\\uXXXX`` escape: the same JSON value, safe to print on a terminal (a comment cannot move the
+    cursor, recolour the screen or reverse the words after it).  Such characters occur only inside JSON
+    strings, where the escape means the same character."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    if code > 0xFFFF:  # outside the basic plane: a surrogate pair, as JSON writes it
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+__all__ = ["shown", "shown_path", "printable_json"]

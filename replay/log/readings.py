@@ -137,14 +137,20 @@ def analyse(data: bytes, name: str, until: int | None = None) -> Analysis:
 # --------------------------------------------------------------------------- text
 
 
+def _at(i: int | None) -> str:
+    from replay.log.locate import move_ref
+
+    return move_ref(i) if i is not None else "a move"
+
+
 def _brief(r: Report) -> str:
     p = r.first
     if p is None:
         return f"valid ({r.outcome})" if r.outcome else "valid"
     if p.code == "illegal-move":
-        return f"illegal at move {p.move}: breaks {p.clause}: {p.message}"
+        return f"illegal at {_at(p.move)}: breaks {p.clause}: {p.message}"
     if p.code == "card-mismatch":
-        return f"illegal at move {p.move}: {p.message}"
+        return f"illegal at {_at(p.move)}: {p.message}"
     if p.code == "false-result":
         return f"illegal: {p.message}"
     return f"{r.verdict}: {p.path}: {p.message}" if p.path != "$" else f"{r.verdict}: {p.message}"

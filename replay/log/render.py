@@ -52,14 +52,41 @@ def cell_lines(t: Table, i: int, codes: bool) -> tuple[str, str, int]:
     return head, "--", -1
 
 
-def draw(t: Table, codes: bool = False, style: Style = _plain) -> list[str]:
-    """The table as lines of text (with ``style`` applied to the top cards)."""
+def draw(t: Table, codes: bool = False, style: Style = _plain, width: int | None = None) -> list[str]:
+    """The table as lines of text (with ``style`` applied to the top cards).
+
+    ``width`` (a terminal's columns; None: no limit) fits the drawing to it: the cells are narrowed to
+    one space between them, and when the layout is still too wide (exiles' thirteen packets) its columns
+    are cut into bands drawn one under the other, each with the same rows, so that every pile name still
+    stands above its card.
+    """
     lay = t.game.layout
-    rows = sorted(set(lay.rows))
     cols = sorted(set(lay.cols))
-    cells = {(lay.rows[i], lay.cols[i]): i for i in range(len(lay.names))}
     content = {i: cell_lines(t, i, codes) for i in range(len(lay.names))}
-    width = max(max(len(a), len(b)) for a, b, _ in content.values()) + 2
+    widest = max(max(len(a), len(b)) for a, b, _ in content.values())
+    cell = widest + 2
+    if width is None or len(cols) * cell - 2 <= width:
+        return _grid(t, content, cols, cell, style)
+    if len(cols) * (widest + 1) - 1 <= width:
+        return _grid(t, content, cols, widest + 1, style)
+    # bands: as few as fit, with two spaces between the cells where that takes no more bands than one space
+    bands, cell = min((-(-len(cols) // max(1, (width + gap) // (widest + gap))), -gap) for gap in (2, 1))
+    cell = widest - cell
+    per = -(-len(cols) // bands)  # as even as the bands can be
+    out: list[str] = []
+    for b in range(bands):
+        if b:
+            out.append("")
+        out += _grid(t, content, cols[b * per:(b + 1) * per], cell, style)
+    return out
+
+
+def _grid(t: Table, content: dict[int, tuple[str, str, int]], cols: list[float], width: int,
+          style: Style) -> list[str]:
+    """The rows of the layout over the columns ``cols`` (rows with no container there left out)."""
+    lay = t.game.layout
+    cells = {(lay.rows[i], lay.cols[i]): i for i in range(len(lay.names))}
+    rows = sorted({lay.rows[i] for i in range(len(lay.names)) if lay.cols[i] in cols})
     out: list[str] = []
     last = None
     for r in rows:

@@ -16,6 +16,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from replay.log.locate import move_ref
+from replay.log.names import printable_json
+
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
 VERDICTS = (VALID, ILLEGAL, MALFORMED, ERROR)
 
@@ -90,7 +93,15 @@ class Report:
     claimed: str | None = None  #: the log's result claim
     until: int | None = None  #: replay stopped after this many moves (--until)
     snapshots_omitted: int = 0  #: --lenient: violations past the cap whose table snapshot was not kept
+    details_omitted: int = 0  #: --lenient: violations kept without their quoted clause and table (the report's room)
+    cut_at: int | None = None  #: --lenient: the move (0-based) from which violations are only counted
+    omitted: int = 0  #: --lenient: violations from ``cut_at`` on, counted and not listed
     problems: list[Problem] = field(default_factory=list)
+    #: the version of the archive whose rules and defaults the log was read with (corpus/changes.yaml)
+    archive: str | None = None
+    #: the rulings that apply and that the log does not name, each with the reading applied by default and its
+    #: history: since which version it is the default, what an older archive read (the edition's record of changes)
+    defaulted: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -127,7 +138,7 @@ def problem_lines(report: Report, p: Problem) -> list[str]:
         return [f"{where}: {p.verdict}:{path} {p.message}"]
     if p.code == "false-result":
         return [f"{where}: illegal: {p.path}: {p.message}"]
-    head = f"{where}: illegal move {p.move} ({p.path})"
+    head = f"{where}: illegal {move_ref(p.move)}" if p.move is not None else f"{where}: illegal ({p.path})"
     if p.written:
         head += f" {p.written}"
     out = [head]
@@ -159,20 +170,50 @@ def summary_of(report: Report) -> str:
     return ", ".join(bits)
 
 
+def default_text(note: dict[str, Any]) -> str:
+    """One reading applied by default, with what an older archive read: ``base-timing=on-dealing (a ruling since
+    0.1.0; before it, as-playable)``, ``foundations=withdrawn-first (the default since 0.2.0; before, aces-and-kings)``."""
+    said = []
+    if "ruling_since" in note:
+        before = note["before_the_ruling"]
+        said.append(f"a ruling since {note['ruling_since']}; " + ("played so before it too" if before == note["reading"]
+                                                                  else f"before it, {before}"))
+    earlier = note.get("earlier_defaults")
+    if earlier:
+        said.append(f"the default since {note['default_since']}; before, {earlier[-1]['reading']}")
+    return f"{note['ruling']}={note['reading']}" + (f" ({'; '.join(said)})" if said else "")
+
+
+def defaults_lines(report: Report) -> list[str]:
+    """The readings applied by default to the rulings the log leaves out, and the archive's version (none when the
+    log names every ruling that applies)."""
+    if not report.defaulted:
+        return []
+    which = f"archive {report.archive}" if report.archive else "this archive"
+    return [f"  read by default under {which}, the log naming no reading: "
+            + ", ".join(default_text(n) for n in report.defaulted)]
+
+
 def report_lines(report: Report) -> list[str]:
-    """The verdict on one log as text."""
+    """The verdict on one log as text (with the readings applied by default, when the log leaves a ruling out)."""
     if report.ok:
-        return [f"{report.file}: valid ({summary_of(report)})"]
+        return [f"{report.file}: valid ({summary_of(report)})"] + defaults_lines(report)
     out: list[str] = []
     for p in report.problems:
         out.extend(problem_lines(report, p))
-    if len(report.problems) > 1 and report.verdict == ILLEGAL:
+    if (len(report.problems) > 1 or report.omitted) and report.verdict == ILLEGAL:
         cut = ""
         if report.snapshots_omitted:
             cut = (f"; table snapshots kept for the first {len(report.problems) - report.snapshots_omitted} "
                    f"only, {report.snapshots_omitted} omitted")
-        out.append(f"{report.file}: {len(report.problems)} problems ({summary_of(report)}){cut}")
-    return out
+        if report.details_omitted:
+            cut += f"; {report.details_omitted} without their clause and table"
+        if report.omitted:
+            cut += (f"; the report stops at {move_ref(report.cut_at or 0)}: {report.omitted} more "
+                    f"violation{'s' if report.omitted != 1 else ''} counted, not listed (a report is kept within "
+                    "a few times the log's size)")
+        out.append(f"{report.file}: {len(report.problems) + report.omitted} problems ({summary_of(report)}){cut}")
+    return out + defaults_lines(report)
 
 
 class Tally:
@@ -213,7 +254,7 @@ class JsonStream:
 
     def add_json(self, item: Any) -> None:
         """Write one element of ``logs`` (as ``json.dumps(document, indent=2)`` would place it)."""
-        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        body = printable_json(json.dumps(item, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
         self.write(("\n    " if self._first else ",\n    ") + body)
         self._first = False
 
@@ -222,7 +263,7 @@ class JsonStream:
         returns that exit code.  ``tally=False``: only ``extra`` follows the array."""
         tail = {"summary": self.tally.counts, "exit_code": self.tally.exit_code} if tally else {}
         tail.update(extra or {})
-        inner = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]
+        inner = printable_json(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]
         self.write(("\n  ]," if not self._first else "],") + inner + "\n}\n")
         return self.tally.exit_code
 
@@ -257,4 +298,4 @@ def json_document(reports: list[Report], extra: dict[str, Any] | None = None) ->
     }
     if extra:
         doc.update(extra)
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return printable_json(json.dumps(doc, ensure_ascii=False, indent=2))

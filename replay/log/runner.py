@@ -100,11 +100,11 @@ def _one(args: tuple[str, Options]) -> Report:
 
 
 def _warm() -> None:
-    """Load the corpus and the game modules once, before the workers fork."""
-    from replay.corpus.loader import default_corpus
+    """Load the edition and the game modules once, before the workers fork."""
+    from replay.corpus.edition import default_edition
     from replay.games.catalog import catalog
 
-    default_corpus()
+    default_edition()
     catalog()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -25,11 +26,11 @@ from pydantic import ValidationError
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, ReplayError, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
-from replay.log.describe import clause_text, held
+from replay.log.describe import archive, clause_text, defaults_applied, held
 from replay.log.locate import Index, format_path
 from replay.log.models import (MAX_BYTES, MAX_COMMENT, MAX_DEPTH, MAX_MOVES, MAX_NAME, MOVE_MODELS, MOVE_TYPES,
                                GameLog)
-from replay.log.report import Problem, Report
+from replay.log.report import CODES, VERDICTS, Problem, Report
 
 BOM = b"\xef\xbb\xbf"
 _CARD = {C.code(i): i for i in range(52)}
@@ -61,6 +62,10 @@ _MOVE_CACHE_LIMIT = 200_000
 #: --lenient: the first this many violations of a log carry a snapshot of the whole table; the rest
 #: are counted in Report.snapshots_omitted (a snapshot is ~100 times the size of the rest of a problem)
 MAX_SNAPSHOTS = 100
+#: --lenient: a report is kept within this many bytes of text per byte of the log (plus REPORT_SLACK): past
+#: it, violations lose their quoted clause, table and snapshot, and then are only counted (Report.cut_at)
+REPORT_PER_BYTE = 8
+REPORT_SLACK = 2 * 1024 * 1024
 
 
 def instance(game_id: str, variants: Sequence[str], rulings: Mapping[str, str]) -> Instance:
@@ -423,6 +428,8 @@ class Replay:
     def __init__(self, log: GameLog | None, name: str, raw: bytes | None = None) -> None:
         self.log, self.name, self.raw = log, name, raw
         self._index: Index | None = None
+        self.room = REPORT_SLACK  #: bytes of report text --lenient may still add (:func:`_keep`)
+        self.bare_room = 0  #: of which this much is kept for violations without their quoted clause and table
 
     @property
     def index(self) -> Index | None:
@@ -448,8 +455,10 @@ class Replay:
         import json
 
         assert self.log is not None
-        return json.dumps(self.log.moves[i].model_dump(by_alias=True, exclude_unset=True), ensure_ascii=False,
-                          separators=(", ", ": "))
+        from replay.log.names import printable_json
+
+        return printable_json(json.dumps(self.log.moves[i].model_dump(by_alias=True, exclude_unset=True),
+                                         ensure_ascii=False, separators=(", ", ": ")))
 
 
 def malformed(name: str, bad: Bad, replay: Replay | None = None, line: int | None = None,
@@ -501,13 +510,16 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
               until: int | None = None, rulings: Mapping[str, str] | None = None) -> Report:
     """The verdict on a parsed log.  ``rulings`` replaces the log's own rulings (for --all-readings)."""
     rp = Replay(log, name, raw)
+    rp.room = REPORT_SLACK + REPORT_PER_BYTE * (len(raw) if raw is not None else 60 * len(log.moves))
+    rp.bare_room = rp.room // 2
     try:
         inst = instance(log.game, log.variants, log.rulings if rulings is None else rulings)
     except Bad as bad:
         return malformed(name, bad, rp)
     game = inst.game
-    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=dict(sorted(game.rulings.items())),
-                    moves=len(log.moves), claimed=log.result, until=until)
+    report = Report(file=name, game=game.id, variants=sorted(game.variants), rulings=report_rulings(game),
+                    moves=len(log.moves), claimed=log.result, until=until, archive=archive(),
+                    defaulted=defaults_applied(game.id, report_rulings(game), log.rulings if rulings is None else rulings))
     card = _CARD
     deck = [card[c] for c in log.deck]
     try:
@@ -530,6 +542,11 @@ def check_log(log: GameLog, name: str = "<log>", raw: bytes | None = None, *, le
             report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report
+
+
+def report_rulings(game: Game) -> dict[str, str]:
+    """Every ruling that applies to the instance, with its reading, in name order (as reports list them)."""
+    return dict(sorted(game.rulings.items()))
 
 
 def _false_result(claimed: str, actual: str, n: int, table: Table | None = None) -> str:
@@ -556,20 +573,59 @@ def _replay(rp: Replay, report: Report, t: Table, moves: list[Move], lenient: bo
         except IllegalMove as e:
             wrong = misnamed_card(t, moves[i])
             if wrong:  # the log has drifted from the table: say so first, then what the move would break
-                p = _violation(rp, t, moves[i], i, "card-mismatch", f"{wrong}; as written the move would also "
-                               f"break {e.clause}: {e.reason}", e.clause, report)
+                code, reason, clause = "card-mismatch", (f"{wrong}; as written the move would also break "
+                                                         f"{e.clause}: {e.reason}"), e.clause
             else:
-                p = _violation(rp, t, moves[i], i, "illegal-move", e.reason, e.clause, report)
+                code, reason, clause = "illegal-move", e.reason, e.clause
         except MoveMismatch as e:
-            p = _violation(rp, t, moves[i], i, "card-mismatch", e.one_line(), None, report)
-        report.add(p)
+            code, reason, clause = "card-mismatch", e.one_line(), None
+        if lenient and report.omitted:  # past the report's room: counted, not described
+            report.omitted += 1
+            t, _ = _carry_out(t, moves[i], code == "card-mismatch" and clause is None)
+            i += 1
+            continue
+        p = _violation(rp, t, moves[i], i, code, reason, clause, report)
         if not lenient:
+            report.add(p)
             report.replayed = i
             return t
         t, p.carried_out = _carry_out(t, moves[i], p.code == "card-mismatch" and p.clause is None)
+        _keep(rp, report, p)
         i += 1
     report.replayed = n
     return t
+
+
+def _keep(rp: Replay, report: Report, p: Problem) -> None:
+    """--lenient: add ``p`` to the report within the report's room (:data:`REPORT_PER_BYTE`): whole while it
+    fits, then without its quoted clause, table and snapshot, then only counted (``Report.omitted``, from the
+    move ``Report.cut_at`` on), so that a log of many thousand violations cannot make a report of hundreds
+    of megabytes.  The verdict is the same either way."""
+    size = _size(p)
+    if size > rp.room - rp.bare_room:  # the second half of the room is for violations without their texts
+        p.diplomatic = p.translation = p.held = None
+        p.snapshot = None
+        size = _size(p)
+        report.details_omitted += 1
+    if size > rp.room:
+        report.details_omitted -= 1
+        report.cut_at, report.omitted = p.move, 1
+        if VERDICTS.index(CODES[p.code]) > VERDICTS.index(report.verdict):
+            report.verdict = CODES[p.code]
+        return
+    rp.room -= size
+    if p.snapshot is None:
+        report.snapshots_omitted += 1
+    report.add(p)
+
+
+def _size(p: Problem) -> int:
+    """About how many bytes ``p`` takes in a report, in its JSON (its texts, keys and indentation; a snapshot
+    as its JSON); the text report takes less."""
+    n = 600 + sum(len(x.encode()) for x in (p.message, p.written, p.diplomatic, p.translation, p.held, p.path) if x)
+    if p.snapshot is not None:
+        n += len(json.dumps(p.snapshot))
+    return n
 
 
 def _carry_out(t: Table, m: Move, legal_but_misnamed: bool) -> tuple[Table, bool]:
@@ -600,8 +656,6 @@ def _violation(rp: Replay, t: Table, m: Move, i: int, code: str, reason: str, cl
         p.held = held(t, m)
         if len(report.problems) < MAX_SNAPSHOTS:
             p.snapshot = t.snapshot()
-        else:
-            report.snapshots_omitted += 1
     except Exception:  # noqa: BLE001 - a description must never hide the verdict
         pass
     return p

@@ -24,11 +24,34 @@ from replay.play.moves import Choice
 
 _COUNT = re.compile(r"^[x×*](\d+)$", re.IGNORECASE)
 
-USAGE = "type a move as FROM TO [CARD] [×N], e.g. 'p6 K2' or 'p6 K2 QS', or a move type such as 'deal'"
 
 
 class ShortFormError(ValueError):
     """Text that is not a move in the short form (the message says what is expected)."""
+
+
+def example(game: Game, legal: Sequence[Choice] = ()) -> str:
+    """A move in the short form in this game's own pile names: the first legal move that takes piles, else a
+    pile of the table and a foundation (``p7 K3`` in zwarta-kolumna, ``b2 A1`` in printex-frame)."""
+    for c in legal:
+        if "from" in c.step:
+            return f"{c.step['from']} {c.step['to']}"
+    names = game.layout.names
+    tableau = game.by_role.get("tableau", ())
+    src = names[tableau[0]] if tableau else names[0]
+    dst = names[game.foundations[0]] if game.foundations else names[-1]
+    return f"{src} {dst}"
+
+
+def usage(game: Game, legal: Sequence[Choice] = ()) -> str:
+    """What a move in the short form looks like, with this game's pile names."""
+    e = example(game, legal)
+    return f"type a move as FROM TO [CARD] [×N], e.g. '{e}', or a move type such as '{_no_piles(game)}'"
+
+
+def _no_piles(game: Game) -> str:
+    types = [t for t, src_role, _ in game.book.entries if src_role is None]
+    return types[0] if types else game.book.types[0]
 
 
 def _pile(game: Game, word: str) -> str:
@@ -49,14 +72,14 @@ def parse_short(text: str, game: Game, legal: Sequence[Choice] = ()) -> dict[str
     text, hash_, comment = text.partition("#")
     words = text.replace("→", " ").replace("->", " ").split()
     if not words:
-        raise ShortFormError(USAGE)
+        raise ShortFormError(usage(game, legal))
     types = game.book.types
     mtype: str | None = None
-    if words[0].casefold() in types:
+    if words[0].casefold() in types or _foreign_type(game, words):
         mtype = words.pop(0).casefold()
     step: dict[str, Any] = {"type": mtype or "move"}
     takes_piles = {t for t, src_role, _ in game.book.entries if src_role is not None}
-    if mtype is not None and mtype not in takes_piles:
+    if mtype is not None and mtype in types and mtype not in takes_piles:
         if words:
             raise ShortFormError(f"'{mtype}' takes no piles; type just '{mtype}'")
     else:
@@ -64,7 +87,8 @@ def parse_short(text: str, game: Game, legal: Sequence[Choice] = ()) -> dict[str
         if words and _COUNT.match(words[-1]):
             count = int(_COUNT.match(words.pop())[1])  # type: ignore[index]
         if len(words) not in (2, 3):
-            raise ShortFormError(USAGE if mtype is None else f"'{mtype}' takes FROM TO [CARD], e.g. '{mtype} p6 K2'")
+            raise ShortFormError(usage(game, legal) if mtype is None else
+                                 f"'{mtype}' takes FROM TO [CARD], e.g. '{mtype} {example(game, legal)}'")
         step["from"], step["to"] = _pile(game, words[0]), _pile(game, words[1])
         if len(words) == 3:
             step["card"] = _card(words[2])
@@ -76,13 +100,24 @@ def parse_short(text: str, game: Game, legal: Sequence[Choice] = ()) -> dict[str
     return step
 
 
+def _foreign_type(game: Game, words: list[str]) -> bool:
+    """Whether the first word names a move type this game does not have (``tuck exiles p5`` in
+    zwarta-kolumna): a word of letters that is no pile of the layout, before two or more words that are
+    not a card.  The entry then carries that type, and the validator says the game has no such move."""
+    first = words[0]
+    if not first.isalpha() or not first.isascii() or _pile(game, first) in game.layout.names:
+        return False
+    rest = [w for w in words[1:] if not _COUNT.match(w)]
+    return len(rest) == 3 or (len(rest) == 2 and C.suggest(rest[1]) is None)
+
+
 def _complete(step: dict[str, Any], typed: bool, legal: Sequence[Choice]) -> None:
     """Take the type, card and count the person left out from the one legal move that fits what was typed."""
-    fits = [c.step for c in legal
-            if c.step.get("from") == step["from"] and c.step.get("to") == step["to"]
-            and (not typed or c.step["type"] == step["type"])
-            and ("card" not in step or c.step.get("card") == step["card"])
-            and ("count" not in step or c.step.get("count", 1) == step["count"])]
+    fits = [s for c in legal for s in (c.step, *c.alike)
+            if s.get("from") == step["from"] and s.get("to") == step["to"]
+            and (not typed or s["type"] == step["type"])
+            and ("card" not in step or s.get("card") == step["card"])
+            and ("count" not in step or s.get("count", 1) == step["count"])]
     if len(fits) != 1:
         return
     for key in ("type", "card", "count"):

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replay.corpus.edition import layout_plan
+from replay.draw.svg import layout_svg
+from replay.site import changes
 from replay.site import examples as ex
-from replay.site import games, reference, register
+from replay.site import about, games, reference, register
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
-from replay.site.svg import layout_svg
 from replay.site.text import blocks_out
 
 log = logging.getLogger("mkdocs.plugins.replay")
@@ -58,13 +60,19 @@ def generate(d: SiteData) -> Generated:
             except Exception as e:  # noqa: BLE001 - draw the layout anyway, but say so
                 log.warning("replay site: the engine cannot set up %s for layout %s: %s", gid, spec.id, e)
                 suits = {}
-            out.add(d.layout_asset(spec.id), layout_svg(spec, suits=suits))
+            out.add(d.layout_asset(spec.id), layout_svg(layout_plan(spec), suits=suits))
     out.add(AMBIGUITIES_PAGE, register.ambiguities_page(d))
     out.add(GLOSSARY_PAGE, register.glossary_page(d))
     out.add(SOURCES_PAGE, register.sources_page(d))
     out.add(register.COVERAGE_PAGE, register.coverage_page(d))
+    out.add(changes.CHANGES_PAGE, changes.site_page(d))
     for t in d.corpus.texts.values():  # the verbatim files, byte for byte, to download
         out.add(register.source_download(t.file), (d.corpus.root / t.file).read_bytes(), in_nav=False)
+        out.add(about.text_page_uri(t.id), about.text_page(d, t.id))  # the text run on, and its TEI document
+        out.add(about.tei_uri(t.id), about.tei_bytes(d, t.id), in_nav=False)
+    out.add(about.LICENCE_PAGE, about.licence_page(d))
+    for schema in sorted((d.corpus.root / "schema").glob("*.schema.json")):  # for contributors' editors
+        out.add(f"schema/corpus/{schema.name}", schema.read_bytes(), in_nav=False)
     # code
     for module in d.modules:
         if module == "replay":
@@ -107,15 +115,20 @@ def navigation(d: SiteData, gen: Generated, docs_dir: Path, present: set[str]) -
     nav: list[Any] = []
     if have("index.md"):
         nav.append({"Home": "index.md"})
+    if have("start.md"):
+        nav.append({"Start here": "start.md"})
+    if have(PLAY_PAGE):
+        nav.append({"Play": PLAY_PAGE})
     nav.append({"Games": [{_title(d, g): d.game_page(g)} for g in d.game_order]})
     nav.append({"Ambiguity register": AMBIGUITIES_PAGE})
     nav.append({"Glossary": GLOSSARY_PAGE})
-    nav.append({"Sources": SOURCES_PAGE})
+    nav.append({"Sources": [{"Sources": SOURCES_PAGE}]
+                + [{f"Text {t}: {d.corpus.texts[t].title}": about.text_page_uri(t)} for t in d.corpus.texts]})
     nav.append({"Coverage": register.COVERAGE_PAGE})
     log_section: list[Any] = []
     if have("log-format.md"):
         log_section.append({"The log format": "log-format.md"})
-    log_section += [{"Example games": ex.INDEX}]
+    log_section += [{"Changes to the rules": changes.CHANGES_PAGE}, {"Example games": ex.INDEX}]
     by_game: dict[str, list[Any]] = {}
     for r in gen.examples:
         e = r.example
@@ -130,6 +143,9 @@ def navigation(d: SiteData, gen: Generated, docs_dir: Path, present: set[str]) -
         nav.append({"Statistics": "stats.md"})
     if have("cli.md"):
         nav.append({"Command line": "cli.md"})
+    if have("contributing.md"):
+        nav.append({"Contributing": "contributing.md"})
+    nav.append({"Licences and citation": about.LICENCE_PAGE})
     ref: list[Any] = [{"Overview": "reference/index.md"}]
     groups: dict[str, list[Any]] = {}
     for m in d.modules:
@@ -185,11 +201,25 @@ def holdings(d: SiteData) -> str:
 
 PLACEHOLDERS = {"<!-- replay:holdings -->": holdings}
 
+#: the browser Play page, when the site has one (another page's place: it is linked only where it exists)
+PLAY_PAGE = "play.md"
 
-def fill_placeholders(markdown: str, d: SiteData) -> str:
+
+def play_link(page_uri: str, present: set[str]) -> str:
+    """A sentence pointing to the browser Play page, or one saying it is not there yet."""
+    if PLAY_PAGE in present:
+        return (f"**In the browser**, without installing anything: [the Play page]({posixpath.relpath(PLAY_PAGE, posixpath.dirname(page_uri) or '.')}) "
+                "deals and plays a game under the rules of the texts.")
+    return ("*(A page to play in the browser, without installing anything, is being built; until it is here, "
+            "play in the terminal as below.)*")
+
+
+def fill_placeholders(markdown: str, d: SiteData, page_uri: str = "index.md", present: set[str] | None = None) -> str:
     for key, fn in PLACEHOLDERS.items():
         if key in markdown:
             markdown = markdown.replace(key, fn(d))
+    if "<!-- replay:play -->" in markdown:
+        markdown = markdown.replace("<!-- replay:play -->", play_link(page_uri, present or set()))
     return markdown
 
 

@@ -1,8 +1,14 @@
 """Everything the site is generated from, gathered once per build.
 
+The project root is the folder of the MkDocs configuration (``mkdocs.yml``: its ``docs/``,
+``examples/`` and ``tests/``), not the folder the package is imported from, so that a copy installed
+with ``pip install .`` (not editable) builds the same site from its checkout.  The corpus is
+``REPLAY_CORPUS`` when set, else the root's ``corpus/``, else the one the package ships; the code shown
+is the package imported (:func:`code_root`).
+
 * the corpus (:func:`replay.corpus.loader.load`),
 * the clause registry (:mod:`replay.engine.registry`, filled by importing every game module),
-* the tests tagged with each clause (:func:`replay.testindex.tagged_tests`),
+* the tests tagged with each clause (:func:`replay.trace.testindex.tagged_tests`),
 * the documented Python modules,
 * the example logs under ``examples/``.
 
@@ -13,7 +19,9 @@ relative ``.md`` links, which MkDocs checks (file and anchor) at build time.
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -21,10 +29,11 @@ from typing import Any
 from replay.corpus.loader import Corpus, load
 from replay.corpus.models import Clause
 from replay.engine import registry
-from replay.testindex import TestRef
-from replay.testindex import tagged_tests as _tagged_tests
+from replay.engine.errors import CorpusError
+from replay.paths import ROOT
+from replay.trace.testindex import TestRef
+from replay.trace.testindex import tagged_tests as _tagged_tests
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: game pages, in the order of the texts
 GAMES_DIR = "games"
@@ -38,8 +47,66 @@ SOURCES_PAGE = "sources.md"
 
 
 def tagged_tests(root: Path) -> dict[str, list[TestRef]]:
-    """Clause ID -> the tests tagged with it (:func:`replay.testindex.tagged_tests`)."""
-    return _tagged_tests(root)
+    """Clause ID -> the tests tagged with it: from the project's tests (:func:`replay.trace.testindex.tagged_tests`),
+    or, where there are none (an installed copy), from the index shipped with the package (no line numbers)."""
+    from replay.trace.testindex import clause_tests
+
+    if (root / "tests").is_dir():
+        return _tagged_tests(root)
+    return clause_tests(root)[0]
+
+
+def code_root() -> Path:
+    """The folder that holds the imported ``replay`` package (a checkout, or ``site-packages``)."""
+    import replay
+
+    return Path(replay.__file__).resolve().parents[1]
+
+
+def corpus_root(root: Path) -> Path:
+    """Where the site reads the corpus: ``REPLAY_CORPUS``, else ``root/corpus``, else the package's own copy."""
+    import os
+
+    from replay.corpus.files import corpus_dir
+
+    if os.environ.get("REPLAY_CORPUS"):
+        return Path(os.environ["REPLAY_CORPUS"])
+    if (root / "corpus" / "texts").is_dir():
+        return root / "corpus"
+    try:
+        return corpus_dir()
+    except CorpusError:
+        raise CorpusError(f"replay site: no corpus: {root} has no corpus/ and the installed package ships none; "
+                          "set REPLAY_CORPUS to a corpus folder") from None
+
+
+@dataclass(frozen=True)
+class EditionFacts:
+    version: str  #: the package's version
+    commit: str | None  #: the short hash of the commit the site is built from
+    date: str  #: that commit's date (ISO), else the day of the build
+    dirty: bool = False  #: the files differ from the commit
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def edition_facts(root: Path) -> EditionFacts:
+    from replay import __version__
+
+    line = _git(root, "log", "-1", "--format=%h %cs")
+    if line and " " in line:
+        commit, day = line.split(" ", 1)
+        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no", "--", "corpus", "replay"))
+        return EditionFacts(__version__, commit, day, dirty)
+    from replay.solver.version import build_commit
+
+    return EditionFacts(__version__, build_commit(), date.today().isoformat())
 
 
 @dataclass
@@ -110,7 +177,7 @@ def module_names(root: Path) -> list[str]:
 class SiteData:
     """The inputs of one build."""
 
-    root: Path
+    root: Path  #: the project root (the MkDocs configuration's folder)
     corpus: Corpus
     impls: dict[str, registry.Implementation]
     excuses: dict[str, registry.Excuse]
@@ -118,24 +185,38 @@ class SiteData:
     modules: list[str]
     examples: list[Example]
     broken: list[Path] = field(default_factory=list)
+    code: Path = ROOT  #: the folder holding the ``replay`` package whose code the site shows
+    site_url: str | None = None  #: the public address (``site_url`` of ``mkdocs.yml``), when it names one
 
     @classmethod
     def collect(cls, root: Path = ROOT) -> SiteData:
+        """Gather everything from the project at ``root``; raises :class:`CorpusError` (one line) without a corpus."""
         from replay.games import catalog
 
+        root = root.resolve()
+        corpus = load(corpus_root(root))
+        if not corpus.texts:
+            raise CorpusError(f"replay site: the corpus at {corpus.root} holds no texts")
         catalog()  # importing the game modules registers their rule functions
+        code = code_root()
         return cls(
             root=root,
-            corpus=load(root / "corpus"),
+            corpus=corpus,
             impls=registry.implementations(),
             excuses=registry.excuses(),
             tests=tagged_tests(root),
-            modules=module_names(root),
+            modules=module_names(code),
             examples=find_examples(root),
             broken=find_broken_examples(root),
+            code=code,
         )
 
     # ------------------------------------------------------------------ lookups
+
+    @cached_property
+    def facts(self) -> Any:
+        """The edition's version, commit and date (:func:`edition_facts`)."""
+        return edition_facts(self.root)
 
     @cached_property
     def by_clause(self) -> dict[str, list[registry.Implementation]]:
@@ -170,7 +251,7 @@ class SiteData:
     def module_page(self, module: str) -> str:
         """``replay.games.exiles`` -> ``reference/games/exiles.md``; a package -> its ``index.md``."""
         parts = module.split(".")[1:]
-        is_pkg = (self.root / Path(*module.split("."), "__init__.py")).exists()
+        is_pkg = (self.code / Path(*module.split("."), "__init__.py")).exists()
         if not parts:
             return f"{REFERENCE_DIR}/index.md"
         return f"{REFERENCE_DIR}/{'/'.join(parts)}{'/index' if is_pkg else ''}.md"
@@ -190,8 +271,12 @@ class SiteData:
         files = {impl.file for impl in self.impls.values()}
         for mod in self.modules:
             p = Path(*mod.split("."))
-            files.add((p / "__init__.py").as_posix() if (self.root / p / "__init__.py").exists()
+            files.add((p / "__init__.py").as_posix() if (self.code / p / "__init__.py").exists()
                       else p.with_suffix(".py").as_posix())
         for refs in self.tests.values():
             files.update(r.file for r in refs)
-        return sorted(f for f in files if (self.root / f).is_file())
+        return sorted(f for f in files if self.file(f).is_file())
+
+    def file(self, rel: str) -> Path:
+        """A file named relative to the project (``replay/...`` is the package's code, ``tests/...`` the root's)."""
+        return (self.code if rel.startswith("replay/") else self.root) / rel

@@ -21,7 +21,7 @@ from typing import Any
 
 from replay.site.data import EXAMPLES_DIR, Example, SiteData
 from replay.site.links import Linker
-from replay.site.svg import table_svg
+from replay.draw.svg import table_svg
 from replay.site.text import esc, raw_block
 from replay.view.model import GameView, Step, replay_log
 
@@ -150,11 +150,13 @@ def example_page(d: SiteData, r: Replayed) -> str:
             "The table after each move: orange marks the pile a card comes from, blue where it goes. "
             "Each pile shows its top card, the cards beneath it and how many cards it holds. Under the "
             "table, the clauses whose rules the move was checked against and carried out by. Use the "
-            "buttons, the slider, the move list or the arrow keys (Home, End) to step through the game; "
+            "buttons (▶ plays the moves one after another), the slider, the move list, a swipe on a touch screen, "
+            "or the arrow keys (Home, End) once the viewer has the focus, to step through the game; the log is "
+            "offered for download; "
             f"`replay view {e.rel}` writes the same viewer as one file.", ""]
     from replay.view.render import viewer_html
 
-    out += [raw_block(viewer_html(r.view, rules_base(e.page))), ""]
+    out += [raw_block(viewer_html(r.view, rules_base(e.page), log_href=f"../{e.path.name}")), ""]
     if r.verdict != "valid" and r.problem is not None and getattr(r.problem, "move", None) is not None:
         out += [f"!!! failure \"Move {r.problem.move + 1} is refused\"", f"    {verdict_text(r, link)}", ""]
     final = r.steps[-1].snapshot if r.steps else (r.start or {})

@@ -187,7 +187,8 @@ def mark_terms(md_text: str, words: dict[str, str]) -> str:
         return md_text
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
     pat = re.compile(rf"(?<!\w)({alternatives})(?!\w)")
-    return pat.sub(lambda m: f'<abbr title="{attr(words[m.group(1)])}">{m.group(1)}</abbr>', md_text)
+    # tabindex: the tooltip opens on keyboard focus too, not only under a pointer
+    return pat.sub(lambda m: f'<abbr title="{attr(words[m.group(1)])}" tabindex="0">{m.group(1)}</abbr>', md_text)
 
 
 def clause_heading(c: Clause) -> str:
@@ -283,7 +284,7 @@ def tested_by(d: SiteData, c: Clause, link: Linker) -> str:
         return "**Tested by** no tagged test.\n"
     lines = ["**Tested by**", ""]
     for t in refs:
-        lines.append(f"- [`{t.name}`]({link.source(t.file, t.line)}) · `{t.file}:{t.line}`")
+        lines.append(f"- {link.test(t)} · `{t.file}" + (f":{t.line}`" if t.line else "`"))
     return "\n".join(lines) + "\n"
 
 
@@ -338,9 +339,11 @@ def clause_block(d: SiteData, c: Clause, link: Linker, seen_amb: dict[str, str],
     variant = ""
     if c.variant:
         variant = f" · variant [`{c.variant}`](#variant-{c.variant})" if c.variant in known else f" · variant `{c.variant}`"
+    from replay.site.about import cite_line
+
     parts = [heading, "",
              f"Text [{tid}]({link.text(tid)}), characters {start}–{end}{variant}", "{ .clause-meta }", "",
-             clause_text_block(d, c, link, words)]
+             clause_text_block(d, c, link, words), cite_line(d, c.id, link)]
     if c.notes:
         parts += [f"*Notes.* {link.prose(c.notes)}", "{ .clause-notes }", ""]
     parts += [implemented_by(d, c, link), tested_by(d, c, link)]
@@ -423,7 +426,7 @@ def game_page(d: SiteData, gid: str) -> str:
     split = f" ({len(main)} in the main game, {len(clauses) - len(main)} in {n_var} variants)" if len(main) < len(clauses) else ""
     out += [
         f"- **Text** [{tid}]({link.text(tid)}): {esc(text.title)} · {LANG_NAMES.get(text.language, text.language)}, "
-        f"{esc(text.orthography)}",
+        f"{esc(text.orthography)} · [the whole text]({link.to(f'texts/{tid}.md')}), its TEI P5 document",
         f"- **Clauses** {len(clauses)}{split}",
         f"- **Ambiguities** {len(ambs)}, {sum(1 for a in ambs if a.ruling)} of them with a ruling",
         f"- **Code** {n_impl} rule functions in [`{_game_module(gid)}`]({link.module(_game_module(gid))}) · "

@@ -16,8 +16,10 @@ from __future__ import annotations
 import logging
 import re
 import time
+from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from replay.site import build
@@ -30,7 +32,13 @@ _state: dict[str, Any] = {}
 
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     started = time.perf_counter()
-    d = SiteData.collect()
+    from replay.engine.errors import CorpusError
+
+    try:  # the project is the configuration's folder, wherever the package is installed
+        d = SiteData.collect(Path(config["config_file_path"]).resolve().parent)
+    except CorpusError as e:
+        raise PluginError(str(e)) from None
+    d.site_url = config.get("site_url") or None
     gen = build.generate(d)
     for uri, content in gen.files.items():
         written = files.get_file_from_path(uri)
@@ -46,6 +54,15 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     return files
 
 
+def on_config(config: Any, **kwargs: Any) -> Any:
+    """The edition's version and date in every page's footer (Material shows ``copyright`` there)."""
+    from replay.site.about import edition_facts, footer
+
+    if not config.get("copyright"):
+        config["copyright"] = footer(edition_facts(Path(config["config_file_path"]).resolve().parent))
+    return config
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files, **kwargs: Any) -> str:
     d: SiteData | None = _state.get("data")
     gen: build.Generated | None = _state.get("generated")
@@ -59,7 +76,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files, **kwar
             for identifier, anchor in anchors:
                 autorefs.register_anchor(page, identifier, anchor, primary=True)
     if uri not in gen.files:
-        markdown = build.fill_placeholders(markdown, d)
+        markdown = build.fill_placeholders(markdown, d, uri, {f.src_uri for f in files.documentation_pages()})
         markdown = build.fix_repo_links(markdown, d, gen, uri)
     return markdown
 

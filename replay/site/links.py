@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.text import esc, link_ids, rel
+from replay.trace.testindex import TestRef
 
 
 class Linker:
@@ -44,6 +45,15 @@ class Linker:
         if line is None:
             return self.to(self.d.source_page(path))
         return self.to(self.d.source_page(path), f"L{line}-L{end}" if end is not None else f"L{line}")
+
+    def test(self, t: TestRef, label: str | None = None, title: str | None = None) -> str:
+        """A tagged test as Markdown: a link to its line, or its name alone where the site has no source page
+        for it (an installed copy reads the tests from the shipped index: no files, no lines)."""
+        text = label or f"`{t.name}`"
+        if t.line and t.file in self.d.source_files:
+            tip = f' "{title}"' if title else ""
+            return f"[{text}]({self.source(t.file, t.line)}{tip})"
+        return text
 
     def module(self, module: str) -> str:
         return self.to(self.d.module_page(module))

@@ -33,7 +33,7 @@ def module_summary(path: str) -> str:
 
 def module_file(d: SiteData, module: str) -> str:
     p = Path(*module.split("."))
-    return (p / "__init__.py").as_posix() if (d.root / p / "__init__.py").exists() else p.with_suffix(".py").as_posix()
+    return (p / "__init__.py").as_posix() if (d.code / p / "__init__.py").exists() else p.with_suffix(".py").as_posix()
 
 
 def game_of_module(module: str) -> str | None:
@@ -47,7 +47,9 @@ def api_page(d: SiteData, module: str) -> str:
     link = Linker(d, here)
     path = module_file(d, module)
     impls = [i for i in d.impls.values() if i.module == module]
-    out = ["---", f"title: {module}", "search:", "  boost: 0.5", "---", "", f"# `{module}`", ""]
+    # out of the search index: the reference was a quarter of it, fetched by every page (the search box finds
+    # the rules; the code is found from the clauses, the reference index and the source pages)
+    out = ["---", f"title: {module}", "search:", "  exclude: true", "---", "", f"# `{module}`", ""]
     facts = [f"[Source]({link.source(path)}) `{path}`"]
     gid = game_of_module(module)
     if gid and gid in d.corpus.games:
@@ -77,24 +79,94 @@ def reference_index(d: SiteData) -> str:
     out = ["---", "title: Code reference", "---", "", "# Code reference", "",
            "The documentation of every module of the `replay` package, generated from the code by mkdocstrings. "
            "Each function that implements clauses says so under its signature (**Implements**), with links to "
-           "the clauses on the game pages and to its source lines; the game pages link back to it.", "",
-           "| Module | What it is | Rule functions |", "| --- | --- | --- |"]
+           "the clauses on the game pages and to its source lines; the game pages link back to it.", ""]
+    out += layers_section(d, link)
+    out += ["| Module | What it is | Rule functions |", "| --- | --- | --- |"]
     for m in d.modules:
         if m == "replay":
             continue
         n = sum(1 for i in d.impls.values() if i.module == m)
-        out.append(f"| [{m}]({link.module(m)}) | {doc_md(module_summary(str(d.root / module_file(d, m))))} | "
+        out.append(f"| [{m}]({link.module(m)}) | {doc_md(module_summary(str(d.file(module_file(d, m)))))} | "
                    f"{n or ''} |")
     out += ["", "## The package", "", "::: replay", "    options:", "      show_root_heading: false",
             "      show_root_toc_entry: false", "      members: false", ""]
     return "\n".join(out)
 
 
+def layers(root: Path) -> list[list[str]]:
+    """The layers of the package, top to bottom, each the packages it holds: the ``layers`` contract of
+    ``[tool.importlinter]`` in ``pyproject.toml`` (empty when there is none)."""
+    import tomllib
+
+    try:
+        config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
+    spec = next((c for c in contracts if c.get("type") == "layers"), None)
+    return [[p.strip() for p in layer.replace(":", "|").split("|")] for layer in spec["layers"]] if spec else []
+
+
+def layers_section(d: SiteData, link: Linker) -> list[str]:
+    """The rooms of the package: its layers top to bottom, as the contract the tests check names them."""
+    rows = layers(d.root)
+    if not rows:
+        return []
+    out = ["## The layers", "",
+           "The packages stand in layers: a layer imports only the layers below it, packages of one layer do "
+           "not import each other, and nothing below the commands imports the command line. The contract is "
+           "in `pyproject.toml` (`[tool.importlinter]`) and `tests/test_layers.py` checks it. Top to bottom:", "",
+           "| Layer | Packages |", "| --- | --- |"]
+    for n, layer in enumerate(rows, start=1):
+        cells = []
+        for m in layer:
+            summary = module_summary(str(d.file(module_file(d, m))))
+            cells.append(f"[{m}]({link.module(m)})" + (f": {doc_md(summary)}" if summary else ""))
+        out.append(f"| {n} | {'<br>'.join(cells)} |")
+    return out + [""]
+
+
 # --------------------------------------------------------------------------- source pages
 
 
 def highlighted_lines(code: str) -> list[str]:
-    """Python source -> one HTML fragment per line (Pygments, every span closed on its line)."""
+    """Python source -> one HTML fragment per line (Pygments, every span closed on its line).
+
+    Highlighting is most of the generator's time, and most files do not change between two builds: the
+    lines are kept in the cache directory (``REPLAY_CACHE_DIR``, as the corpus's parsed files), keyed by the
+    SHA-256 of the code and the Pygments version.
+    """
+    import hashlib
+    import json
+
+    import pygments
+
+    from replay.corpus.files import cache_dir
+
+    folder = cache_dir()
+    path = None
+    if folder is not None:
+        key = hashlib.sha256(f"{pygments.__version__}\0".encode() + code.encode("utf-8")).hexdigest()
+        path = folder / "site-source" / f"{key}.json"
+        try:
+            lines = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(lines, list) and all(isinstance(x, str) for x in lines):
+                return lines
+        except (OSError, ValueError):
+            pass
+    lines = _highlight(code)
+    if path is not None:
+        from replay.fsio import atomic_write
+
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, json.dumps(lines).encode("utf-8"))
+        except OSError:
+            pass  # no cache: the next build highlights again
+    return lines
+
+
+def _highlight(code: str) -> list[str]:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer, TextLexer
@@ -112,7 +184,7 @@ def highlighted_lines(code: str) -> list[str]:
 def source_page(d: SiteData, path: str) -> str:
     here = d.source_page(path)
     link = Linker(d, here)
-    code = (d.root / path).read_text(encoding="utf-8")
+    code = d.file(path).read_text(encoding="utf-8")
     lines = highlighted_lines(code)
     ranges = {i.line: i for i in d.impls.values() if i.file == path}
     ends = {i.end_line for i in ranges.values()}

@@ -9,8 +9,9 @@ from typing import Any
 
 from replay.site.data import AMBIGUITIES_PAGE, GLOSSARY_PAGE, SOURCES_PAGE, SiteData
 from replay.site.games import STATUS_TEXT, ambiguity_body, layouts_of, provenance_section
+from replay.site.about import numbering_section, source_download, tei_uri, text_page_uri
 from replay.site.links import Linker
-from replay.site.text import esc, fence
+from replay.site.text import attr, esc, fence, raw_block
 
 LANG_LABEL = {"pl": "Polish", "ru-old": "Russian, pre-1918", "ru-modern": "Russian, modern", "en": "English"}
 
@@ -34,13 +35,15 @@ def ambiguities_page(d: SiteData) -> str:
            "(`\"rulings\"` in the log); **resolved**: the evidence leaves one reading; **no play difference**: "
            "the readings play the same.", "",
            f"{len(ambs)} entries: " + ", ".join(f"{n} {STATUS_TEXT.get(s, s)}" for s, n in sorted(by_status.items()))
-           + ". Click a column heading to sort the table.", "",
-           '<div class="sortable" markdown>', "",
-           "| ID | Title | Text | Status | Category | Ruling |",
-           "| --- | --- | --- | --- | --- | --- |"]
+           + ". Filter them by game, status, category or words; click a column heading to sort the table.", "",
+           raw_block(register_filter(d, ambs)), "",
+           '<div class="sortable amb-table" markdown>', "",
+           "| ID | Title | Game | Text | Status | Category | Ruling |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
     for a in ambs:
         tid = d.corpus.text_id_of_ambiguity(a)
-        out.append(f"| [{a.id}](#{a.id}) | {esc(a.title)} | {tid} | {STATUS_TEXT.get(a.status, a.status)} | "
+        gids = ", ".join(_games_of_amb(d, a.clauses))
+        out.append(f"| [{a.id}](#{a.id}) | {esc(a.title)} | {gids} | {tid} | {STATUS_TEXT.get(a.status, a.status)} | "
                    f"{a.category} | {f'`{a.ruling}`' if a.ruling else ''} |")
     out += ["", "</div>", ""]
     current = None
@@ -51,7 +54,10 @@ def ambiguities_page(d: SiteData) -> str:
             title = d.corpus.texts[tid].title if tid in d.corpus.texts else "?"
             out += [f"## Text {tid}: {esc(title)} {{#register-{tid}}}", ""]
         status = STATUS_TEXT.get(a.status, a.status)
-        out += [f"### {a.id} {{#{a.id} data-toc-label=\"{a.id}\"}}", "",
+        games = " ".join(_games_of_amb(d, a.clauses))
+        out += [f'<div class="amb-entry" data-id="{a.id}" data-games="{attr(games)}" data-status="{attr(a.status)}" '
+                f'data-category="{attr(a.category)}" markdown>', "",
+                f"### {a.id} {{#{a.id} data-toc-label=\"{a.id}\"}}", "",
                 f"**{esc(a.title)}** · {status}" + (f" · ruling `{a.ruling}`" if a.ruling else "")
                 + f" · {a.category}", "", ambiguity_body(d, a, link), ""]
         layouts = [s for g in _games_of_amb(d, a.clauses) for s in layouts_of(d, g)
@@ -59,7 +65,31 @@ def ambiguities_page(d: SiteData) -> str:
         if layouts:
             out += ["Layouts drawn for its readings: " + ", ".join(
                 f"[{s.id}]({link.game(s.game, 'layout')}) (`{s.reading}`)" for s in layouts), ""]
+        out += ["</div>", ""]
     return "\n".join(out) + "\n"
+
+
+def register_filter(d: SiteData, ambs: list[Any]) -> str:
+    """The register's filter: game, status, category and words (``docs/javascripts/replay.js`` runs it)."""
+    from html import escape
+
+    def options(values: list[tuple[str, str]]) -> str:
+        return "".join(f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in values)
+
+    games = [(g, d.corpus.games[g].title) for g in d.game_order]
+    statuses = sorted({a.status for a in ambs})
+    categories = sorted({a.category for a in ambs})
+    return (
+        '<form class="amb-filter" role="search" aria-label="Filter the register" hidden>'
+        f'<label>Game <select name="game"><option value="">every game</option>{options(games)}</select></label>'
+        '<label>Status <select name="status"><option value="">every status</option>'
+        f'{options([(x, STATUS_TEXT.get(x, x)) for x in statuses])}</select></label>'
+        '<label>Category <select name="category"><option value="">every category</option>'
+        f'{options([(x, x) for x in categories])}</select></label>'
+        '<label>Words <input type="search" name="q" placeholder="in the entry: frame, reach, as…" '
+        'autocomplete="off"></label>'
+        '<button type="reset">show all</button>'
+        '<output class="amb-count" aria-live="polite"></output></form>')
 
 
 def glossary_order(t: Any) -> tuple[str, str]:
@@ -115,6 +145,7 @@ def sources_page(d: SiteData) -> str:
         out.append(f"| [{tid}](#text-{tid}) | {esc(t.title)} | {t.language} | {t.size} | `{t.sha256[:16]}…` | "
                    f"{games} |")
     out.append("")
+    out.append(numbering_section(d))
     for tid, t in d.corpus.texts.items():
         raw = (d.corpus.root / t.file).read_bytes()
         actual = hashlib.sha256(raw).hexdigest()
@@ -127,6 +158,8 @@ def sources_page(d: SiteData) -> str:
                 f"- **Language** {t.language}; {esc(t.orthography)}",
                 f"- **Layers** {', '.join(t.layers)}",
                 f"- **Games** {', '.join(f'[{g}]({link.game(g)})' for g in t.games if g in d.corpus.games)}",
+                f"- **Whole** [the text run on]({link.to(text_page_uri(tid))}): diplomatic, "
+                + ("modern, " if t.language == "ru" else "") + f"translation; [TEI P5]({link.to(tei_uri(tid))})",
                 "", f"### Provenance {{#provenance-{tid}}}", "", provenance_section(d, tid, link, collapsible=False)]
         fixes = d.corpus.corrections(tid)
         cf = d.corpus.clause_files[tid]
@@ -145,9 +178,6 @@ def sources_page(d: SiteData) -> str:
     return "\n".join(out) + "\n"
 
 
-def source_download(file: str) -> str:
-    """Where the site serves a verbatim source file (``sources/<name>``, beside the sources page)."""
-    return "sources/" + file.rsplit("/", 1)[-1]
 
 
 
@@ -171,7 +201,7 @@ def coverage_page(d: SiteData) -> str:
     for c in report["clauses"]:
         fns = ", ".join(link.code_ref(f) for f in c["functions"] if f in d.impls)
         refs = d.tests.get(c["clause"], [])
-        tests = ", ".join(f"[{i}]({link.source(t.file, t.line)} \"{t.name}\")" for i, t in enumerate(refs, start=1))
+        tests = ", ".join(link.test(t, str(i), t.name) for i, t in enumerate(refs, start=1))
         status = c["status"] + (f": {link.prose(c['excuse'])}" if c.get("excuse") else "")
         out.append(f"| [{c['clause']}]({link.clause(c['clause'])}) | {c['kind']} | {status} | {fns} | {tests} |")
     out += ["", "</div>", ""]

@@ -7,6 +7,8 @@ import posixpath
 import re
 from typing import Callable
 
+from replay.corpus.ids import PREFIX_ALTERNATION
+
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]{}#|])")
 _LEADING = re.compile(r"^(\s*)([>+\-=]|\d+[.)])")
 
@@ -63,7 +65,7 @@ def rel(from_uri: str, to_uri: str) -> str:
     return posixpath.relpath(to_uri, start)
 
 
-ID_PATTERN = re.compile(r"(?<![\w-])(amb-(?:pf|zk|ex|ns)(?:-[a-z0-9]+)+|(?:pf|zk|ex|ns)-[1-9][0-9]*)(?![\w-])")
+ID_PATTERN = re.compile(rf"(?<![\w-])(amb-(?:{PREFIX_ALTERNATION})(?:-[a-z0-9]+)+|(?:{PREFIX_ALTERNATION})-[1-9][0-9]*)(?![\w-])")
 
 
 def link_ids(md_text: str, resolve: Callable[[str], str | None]) -> str:

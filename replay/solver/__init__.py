@@ -8,5 +8,9 @@
   (``data/stats/results.json``) and its page (``docs/stats.md``).
 * :mod:`replay.solver.logs` — solver lines as ``replay-log/1`` logs, and logs read back.
 * :mod:`replay.solver.examples` — won example games for every game and variant.
-* :mod:`replay.solver.commands` — ``replay solve`` and ``replay stats``.
+* :mod:`replay.solver.analyse` — position by position, could a logged game still be won
+  (``replay analyse``).
+
+The commands (``replay solve``, ``replay stats``, ``replay analyse``) are in :mod:`replay.cli.solver`
+and :mod:`replay.cli.view`.
 """

@@ -61,7 +61,9 @@ def load_bytes(data: bytes, name: str = "<log>") -> Loaded:
         if p is not None and p.clause:
             detail += f" [{p.clause}]"
         if p is not None and p.move is not None:
-            detail = f"move {p.move}: {detail}"
+            from replay.log.locate import move_ref
+
+            detail = f"{move_ref(p.move)}: {detail}"
         raise MalformedLog(detail, name)
     log = parse(data)
     inst, table, _, _ = replay_to(log, None)

@@ -472,8 +472,11 @@ def _portfolio(game: Game, table: Table, budget: Budget, seed: int, progress: Pr
     first = solve(game, table, budget=dfs_budget, progress=progress, should_stop=should_stop, fast=fast)
     if first.status != UNKNOWN or first.stopped_by == "interrupted":
         return replace(first, method="portfolio")
-    rest = Budget(nodes=None if budget.nodes is None else max(0, budget.nodes - first.nodes),
-                  seconds=None if budget.seconds is None else max(0.0, budget.seconds - first.seconds))
+    left_nodes = None if budget.nodes is None else budget.nodes - first.nodes
+    left_seconds = None if budget.seconds is None else budget.seconds - first.seconds
+    if (left_nodes is not None and left_nodes < 1) or (left_seconds is not None and left_seconds <= 0):
+        return replace(first, method="portfolio")  # the depth-first search took the whole budget
+    rest = Budget(nodes=left_nodes, seconds=left_seconds)
     offset = first.nodes
     shifted = None if progress is None else (lambda n, b, s: progress(offset + n, max(b, first.best_home), s))
     second = nested(game, table, params, rest, seed, shifted, should_stop, fast)

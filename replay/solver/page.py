@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.solver.table import home as _home  # the terminal table's column, in the same words
+from replay.solver.stats import home as _home  # the terminal table's column, in the same words
 
 GAME_TITLES = {
     "printex-frame": "Printex frame (text 000)",

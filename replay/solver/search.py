@@ -38,6 +38,7 @@ is deterministic; a time budget makes it depend on the machine.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -54,12 +55,38 @@ STATUSES = (WON, UNWINNABLE, UNKNOWN)
 DEFAULT_NODES = 200_000
 
 
+#: the largest node budget: the C search counts in 64 signed bits (a larger one would wrap)
+MAX_NODES = 2**63 - 1
+
+
 @dataclass(frozen=True)
 class Budget:
-    """How much search one deal may take: positions expanded and/or seconds (None: no limit)."""
+    """How much search one deal may take: positions expanded and/or seconds (None: no limit).
+
+    Raises ``ValueError`` (one line) for a budget no search can keep: nodes below 1 or above
+    :data:`MAX_NODES`, seconds that are not a positive finite number (NaN would never run out).
+    """
 
     nodes: int | None = DEFAULT_NODES
     seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is not None and not 1 <= self.nodes <= MAX_NODES:
+            raise ValueError(f"--nodes must be between 1 and {MAX_NODES:,} (0: no limit), not {self.nodes:,}")
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
+            raise ValueError(f"--seconds must be a positive number of seconds, not {self.seconds!r}")
+
+    @classmethod
+    def asked(cls, nodes: int | None, seconds: float | None, default_nodes: int = DEFAULT_NODES) -> Budget:
+        """The budget a user asked for with ``--nodes`` and ``--seconds``: neither given, the default node
+        budget; one given, that one alone (``--seconds 10`` is ten seconds, not the default nodes or ten
+        seconds, whichever ends first); both, whichever runs out first.  ``nodes`` 0 means no node limit
+        (then ``seconds``, if given, is the budget; with neither limit the search runs to its end)."""
+        if nodes is None:
+            nodes = default_nodes if seconds is None else 0
+        if nodes < 0:
+            raise ValueError(f"--nodes must be 0 (no limit) or more, not {nodes:,}")
+        return cls(nodes=nodes or None, seconds=seconds)
 
     def describe(self) -> str:
         parts = []
@@ -140,7 +167,7 @@ def profile_for(game: Game) -> Profile:
     sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
     when the position cannot be won; its docstring argues why it is sound) with
     ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root), and
-    ``fast_core`` (a :class:`replay.fastcore.FastCore`: the game's C kernel, used by :func:`solve`).
+    ``fast_core`` (a :class:`replay.engine.kernel.FastCore`: the game's C kernel, used by :func:`solve`).
     No ``SEARCH``: no reductions.
     """
     from replay.games.catalog import module
@@ -444,10 +471,10 @@ def _fast_search(game: Game, root: Table, profile: Profile, use_lost: bool, max_
     from replay import fastcore
     from replay.games.catalog import module
 
-    spec = fastcore.spec_of(game)
-    if spec is None:
-        return None
     hints = getattr(module(game.id), "SEARCH", None) or {}
+    spec = hints.get("fast_core")  # the game's declaration, handed to the core
+    if spec is None or fastcore.spec_of(game, spec) is None:
+        return None
     if profile.safe is not None and profile.safe is not hints.get("safe_move"):
         return None  # the kernel mirrors the module's own safe move, not another
     if use_lost and profile.dead_ends != tuple(hints.get("dead_ends", ())):

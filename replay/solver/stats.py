@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
+from replay.engine.errors import ReplayError
+
 #: two-sided 95% normal quantile
 Z95 = 1.959963984540054
 
@@ -160,12 +162,81 @@ def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | No
     return _run_on_dask(args, workers, scheduler, progress)
 
 
+class SchedulerError(OSError):
+    """A ``--scheduler`` address that is not one, that no dask scheduler answers at within
+    :data:`SCHEDULER_TIMEOUT`, or a scheduler lost during the run (one line)."""
+
+
+def check_scheduler(address: str, timeout: float | None = None) -> None:
+    """Make sure a dask scheduler answers at ``address`` before any work goes there: the address must
+    parse (``tcp://HOST:PORT``), the peer must finish dask's handshake and answer an ``identity`` request
+    as a scheduler, all within ``timeout`` seconds (default :data:`SCHEDULER_TIMEOUT`).  A peer that
+    accepts the connection and then says nothing (dask's own client waits for it forever) or answers in
+    another protocol is refused.  Raises :class:`SchedulerError`."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address
+
+    limit = SCHEDULER_TIMEOUT if timeout is None else timeout
+    try:
+        scheme, loc = parse_address(address.strip(), strict=True)
+        if not loc or (scheme in ("tcp", "tls", "ws", "wss") and not loc.rpartition(":")[2].isdigit()):
+            raise ValueError("no port")
+    except (ValueError, TypeError):
+        raise SchedulerError("not a scheduler address (give tcp://HOST:PORT)") from None
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=limit)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), limit))
+    except (asyncio.TimeoutError, TimeoutError):
+        raise SchedulerError(f"no dask scheduler answered within {limit:g} s") from None
+    except (Exception, MemoryError) as e:  # a peer in another protocol: its bytes read as a frame of any length
+        raise SchedulerError("what answers there is not a dask scheduler (it does not speak its protocol)") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise SchedulerError("what answers there is not a dask scheduler")
+
+
+class MissingExtra(OSError):
+    """An optional dependency this run needs is not installed (one line: what to install)."""
+
+
+#: what ``replay stats`` on more than one process needs, and how to get it
+DASK_HINT = ("replay stats on several processes or a cluster needs dask: pip install 'patience-replay[stats]' "
+             "(or give -j 1 to run in this process)")
+
+
+def dask_missing() -> str | None:
+    """The one-line hint when dask.distributed is not installed, else None (asked before a run starts)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("distributed") is not None and importlib.util.find_spec("dask") is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else DASK_HINT
+
+
 def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool]], workers: int,
                  scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
-    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order."""
+    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order.
+    Raises :class:`MissingExtra` when dask is not installed (the ``stats`` extra)."""
+    hint = dask_missing()
+    if hint:
+        raise MissingExtra(hint)
     from dask.distributed import Client, LocalCluster, as_completed
 
     if scheduler is not None:
+        check_scheduler(scheduler)
+        # dask's client logs tracebacks when the scheduler goes away: what went wrong is said in one line
+        logging.disable(logging.CRITICAL)
         client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # OSError when it cannot be reached
         cluster = None
     else:
@@ -179,10 +250,18 @@ def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, boo
             if progress:
                 progress(size[done.key])
         results = client.gather(futures)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as e:  # the scheduler went away (the futures are cancelled) or the cluster broke
+        if scheduler is None or isinstance(e, ReplayError):
+            raise
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise SchedulerError(f"the scheduler was lost during the run ({why[:200]})") from None
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+        logging.disable(logging.NOTSET)
     return [r for batch in results for r in batch]
 
 
@@ -233,6 +312,13 @@ def _home(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return {"mean_home": sum(vals) / len(vals), "max_home": max(vals)}
 
 
+def home(so: dict[str, Any], gr: dict[str, Any] | None) -> str:
+    """Mean cards on the foundations at the end: the solver's best position / the greedy player's last
+    (the words of the terminal table and of the statistics page)."""
+    parts = [f"{x['mean_home']:.1f}" if x and "mean_home" in x else "–" for x in (so, gr)]
+    return " / ".join(parts)
+
+
 def paired_mean(a: Sequence[float], b: Sequence[float], z: float = Z95) -> dict[str, Any]:
     """Mean of the per-deal differences ``a - b`` over the same deals, with a normal 95% interval."""
     n = min(len(a), len(b))
@@ -260,6 +346,6 @@ def paired(reading: str, default: str) -> dict[str, Any]:
             "default_only": only2, "neither": neither, "method": "Newcombe hybrid score, paired (method 10)"}
 
 
-__all__ = ["wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
+__all__ = ["SchedulerError", "check_scheduler", "MissingExtra", "dask_missing", "wilson", "newcombe_paired", "newcombe_unpaired", "Form", "play_deal", "run", "summarize", "paired",
            "paired_mean", "game_of",
            "Z95", "CODE", "DECODE"]

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from replay.solver.stats import Form, paired, paired_mean, run, summarize
+from replay.solver.stats import Form, home, paired, paired_mean, run, summarize
 
 DATA_FORMAT = "replay-stats/1"
 
@@ -103,12 +103,6 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 def ci(v: list[float] | tuple[float, float], digits: int = 1) -> str:
     return f"[{100 * v[0]:.{digits}f}, {100 * v[1]:.{digits}f}]"
-
-
-def home(so: dict[str, Any], gr: dict[str, Any] | None) -> str:
-    """Mean cards on the foundations at the end: the solver's best position / the greedy player's last."""
-    parts = [f"{x['mean_home']:.1f}" if x and "mean_home" in x else "–" for x in (so, gr)]
-    return " / ".join(parts)
 
 
 def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None) -> None:

@@ -7,13 +7,16 @@ function's dotted name (or its last parts, e.g. ``zwarta_kolumna.freed_places_ar
 or a module's (``replay.games.zwarta_kolumna``, ``zwarta_kolumna``, or its file: every
 rule function in it); or a phrase in Polish, Russian (pre-1918 or modern spelling, with
 or without the OCR damage of the source) or English.  Phrases are matched against every
-layer of every clause after :func:`~replay.trace.normalize.fold`; a phrase found whole
-ranks above fuzzy matches; when nothing matches but one clause is clearly nearer than the
-others, it is given as the best match.
+layer of every clause after :func:`~replay.trace.normalize.fold`, and against the English
+witness passages aligned to it (Cadogan's words, ``corpus/witnesses/``), so that a reader
+holding the English book finds the clause from its words; a phrase found whole ranks above
+fuzzy matches; when nothing matches but one clause is clearly nearer than the others, it is
+given as the best match.
 
 The layers of a clause have one name each, here as on the site and in ``validate``:
 *verbatim* (the source as printed, OCR damage and all), *diplomatic* (its repairs
-applied), *modern* (modern spelling) and *translation*.
+applied), *modern* (modern spelling) and *translation*; a match in a witness passage names
+the layer *witness* and the passage (:attr:`Hit.passage`).
 """
 
 from __future__ import annotations
@@ -26,28 +29,36 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from replay.corpus.ids import PREFIX_ALTERNATION
 from replay.corpus.loader import Corpus, default_corpus
 from replay.engine.registry import Implementation, by_clause, excuses, implementations
 from replay.trace.normalize import fold
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: layers of a clause that a phrase is matched against, with the name shown to the user
+#: layers of a clause that a phrase is matched against, with the name shown to the user (and the English
+#: witness passages aligned to the clause, the layer WITNESS)
 LAYERS = ("verbatim", "diplomatic", "modern", "translation")
+WITNESS = "witness"
 #: a fuzzy score (0-100) at or above this counts as a match
 MATCH = 82.0
 #: below a match, candidates at or above this are offered as "nearest"
 NEAR = 45.0
 #: no match, but the nearest clause scores at least BEST and leads the next by LEAD: it is the best match
 BEST, LEAD = 65.0, 8.0
+#: a witness passage's fuzzy score is its wording's (partial ratio) times this: a query nearly quoting it (about
+#: 92% alike) matches, one that merely shares a run of common words does not
+WITNESS_WEIGHT = 0.9
 
 
 @dataclass(frozen=True)
 class Hit:
     clause: str
     score: float  #: 0-100 (a whole-phrase match scores 100 and ranks by how much of the clause it covers)
-    layer: str  #: which layer matched
+    layer: str  #: which layer matched (a LAYERS name, or WITNESS)
     exact: bool
+    #: for a match in a witness passage: (the witness file's ID, the passage's place in its ``passages``)
+    passage: tuple[str, int] | None = None
 
 
 @dataclass
@@ -61,15 +72,19 @@ class TraceResult:
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, dict[str, str]]:
-    """Clause ID -> layer -> folded text."""
+def _index() -> dict[str, list[tuple[str, str, tuple[str, int] | None]]]:
+    """Clause ID -> (layer, folded text, witness passage or None) for each layer and each witness quotation."""
     corpus = default_corpus()
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, list[tuple[str, str, tuple[str, int] | None]]] = {}
     for cid, cl in corpus.clauses.items():
         layers = {"verbatim": cl.verbatim, "diplomatic": corpus.diplomatic(cid), "translation": cl.translation}
         if cl.normalized:
             layers["modern"] = cl.normalized
-        out[cid] = {k: fold(v) for k, v in layers.items()}
+        out[cid] = [(k, fold(v), None) for k, v in layers.items()]
+    for w in corpus.witnesses.values():
+        for n, p in enumerate(w.passages):
+            if p.quote and p.clause in out:
+                out[p.clause].append((WITNESS, fold(p.quote), (w.id, n)))
     return out
 
 
@@ -116,7 +131,7 @@ def find_module(query: str) -> list[Implementation]:
 def find_test(query: str) -> tuple[str, list[str]] | None:
     """(the test's node ID, its clause IDs) for a node ID ``tests/x.py::test_y`` (parameters in brackets
     allowed), a ``path:line`` as trace prints it, or a test's bare name when one test has it."""
-    from replay.testindex import clause_tests
+    from replay.trace.testindex import clause_tests
 
     q = query.strip()
     if not q or " " in q:
@@ -147,14 +162,18 @@ def find_phrase(query: str) -> tuple[list[Hit], list[Hit]]:
     scored: list[Hit] = []
     for cid, layers in _index().items():
         best: Hit | None = None
-        for layer, text in layers.items():
+        for layer, text, passage in layers:
             if q in text:
-                # the whole phrase is there: rank by how much of the clause it covers
-                hit = Hit(cid, 100.0 + len(q) / max(len(text), 1), layer, True)
+                # the whole phrase is there: rank by how much of the clause (or passage) it covers
+                hit = Hit(cid, 100.0 + len(q) / max(len(text), 1), layer, True, passage)
             else:
                 s = fuzz.partial_ratio(q, text) if len(q) <= len(text) else fuzz.ratio(q, text)
-                tokens = fuzz.token_set_ratio(q, text)
-                hit = Hit(cid, float(max(s * 0.97, tokens * 0.9)), layer, False)
+                if passage is None:
+                    tokens = fuzz.token_set_ratio(q, text)
+                    hit = Hit(cid, float(max(s * 0.97, tokens * 0.9)), layer, False)
+                else:  # a witness passage is long English prose, which a short English query resembles by chance:
+                    # it is matched by its wording alone (not by its set of words), and must be nearly quoted
+                    hit = Hit(cid, float(s * WITNESS_WEIGHT), layer, False, passage)
             if best is None or hit.score > best.score:
                 best = hit
         if best is not None:
@@ -172,7 +191,7 @@ def _clause_order(cid: str) -> tuple[str, int]:
     return prefix, int(num)
 
 
-_CLAUSE_ID = re.compile(r"^\s*(pf|zk|ex|ns)[\s_-]*(\d+)\s*$", re.IGNORECASE)
+_CLAUSE_ID = re.compile(rf"^\s*({PREFIX_ALTERNATION})[\s_-]*(\d+)\s*$", re.IGNORECASE)
 
 
 def trace(query: str) -> TraceResult:
@@ -210,7 +229,7 @@ def trace(query: str) -> TraceResult:
 
 def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = True) -> dict[str, Any]:
     """Everything known about a clause: texts, ambiguities, implementing functions, tests, example logs."""
-    from replay.testindex import clause_tests
+    from replay.trace.testindex import clause_tests
 
     corpus = corpus or default_corpus()
     cl = corpus.clauses[cid]
@@ -244,12 +263,57 @@ def clause_record(cid: str, corpus: Corpus | None = None, with_examples: bool = 
         ],
         "excused": excuses()[cid].reason if cid in excuses() else None,
         "tested_by": [{"test": t.name, "path": t.file, "line": t.line} for t in tests],
+        "witnesses": witness_records(cid, corpus),
     }
     if with_examples:
         from replay.trace.examples import examples_touching
 
         rec["example_logs"] = examples_touching().get(cid, [])
     return rec
+
+
+def witness_records(cid: str, corpus: Corpus | None = None) -> list[dict[str, Any]]:
+    """The English witness passages aligned to a clause (originals first): which witness, where in its section,
+    the quotation (or why there is none), the copy it was read in and what the clause changes."""
+    corpus = corpus or default_corpus()
+    out = []
+    for w, p in corpus.witness_passages(cid):
+        src = w.sources[p.source]
+        rec: dict[str, Any] = {"witness": w.id, "passage": w.passages.index(p), "title": w.title,
+                               "relation": w.relation, "part": p.part, "quote": p.quote, "url": src.url}
+        if p.not_verified:
+            rec["not_verified"] = p.not_verified
+        if p.departs:
+            rec["departs"] = p.departs
+        out.append(rec)
+    return out
+
+
+def match_record(h: Hit) -> dict[str, Any]:
+    """How a clause matched a query, as ``replay trace --format json`` gives it: the score, the layer, whether the
+    phrase was found whole, and (a match in the English witness) the passage, as ``{"witness", "passage"}``."""
+    rec: dict[str, Any] = {"score": round(min(h.score, 100.0), 1), "layer": h.layer, "exact": h.exact}
+    if h.passage is not None:
+        rec["witness"], rec["passage"] = h.passage
+    return rec
+
+
+def witness_lines(rec: dict[str, Any], match: dict[str, Any] | None = None, width: int = 100) -> list[str]:
+    """The witness passages of a clause record as ``replay trace`` prints them: the passage the query matched
+    (``match``, from :func:`match_record`) first, marked, then the others; each with its witness and part."""
+    import textwrap
+
+    passages = rec.get("witnesses") or []
+    hit = (match or {}).get("witness"), (match or {}).get("passage")
+    ordered = sorted(passages, key=lambda p: (p["witness"], p["passage"]) != hit)
+    out = []
+    for p in ordered:
+        label = "witness:" if (p["witness"], p["passage"]) != hit else "matched in:"
+        words = f"“{' '.join(p['quote'].split())}”" if p["quote"] else f"(no quotation: {p['not_verified']})"
+        body = textwrap.wrap(f"{p['title']}, {p['part']}: {words}", width=width - 16, break_on_hyphens=False,
+                             break_long_words=False) or [""]
+        out += [f"  {label:<13} {body[0]}"] + [f"  {'':<13} {line}" for line in body[1:]]
+    return out
 
 
 def function_record(impl: Implementation) -> dict[str, Any]:

@@ -31,7 +31,7 @@ STATUSES = ("implemented-and-tested", "implemented-untested", "excused", "not-ap
 def coverage_report(corpus: Corpus | None = None) -> dict[str, Any]:
     """The report as plain data (stable order; no line numbers)."""
     from replay.games import catalog
-    from replay.testindex import clause_tests
+    from replay.trace.testindex import clause_tests
 
     corpus = corpus or default_corpus()
     catalog()

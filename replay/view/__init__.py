@@ -1,11 +1,9 @@
-"""Seeing and analysing one game: the replay viewer and the position analysis.
+"""Seeing one game: the replay viewer.
 
 * :mod:`replay.view.model` replays a log step by step (the table after every move, the move
   refused and the clause it breaks);
 * :mod:`replay.view.render` turns that into one HTML fragment (the table drawn as SVG by
-  :mod:`replay.site.svg` at every step, a slider, the keys, the move list), which the site's
-  example pages embed and ``replay view`` wraps in a self-contained page;
-* :mod:`replay.view.analyse` asks the solver, position by position, whether the game could
-  still be won (``replay analyse``);
-* :mod:`replay.view.commands` holds the two commands.
+  :mod:`replay.draw.svg` at every step, a slider, the keys, the move list, and the verdicts of
+  :mod:`replay.solver.analyse` when given), which the site's example pages embed and
+  ``replay view`` (:mod:`replay.cli.view`) wraps in a self-contained page.
 """

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.engine.game import Game, Move
+from replay.log.describe import face_of
 from replay.log.report import Problem, Report
-from replay.site.svg import SUIT_SYMBOL, card_text
 
 _MOVE_PATH = re.compile(r"^\$\.moves\[(\d+)\]")
 
@@ -36,6 +36,7 @@ class Step:
     src: str | None = None
     dst: str | None = None
     clauses: list[str] = field(default_factory=list)  #: clauses of the functions consulted for the move
+    legal: list[str] = field(default_factory=list)  #: the moves the rules allow from this table, in short form
 
     @property
     def comment(self) -> str | None:
@@ -66,6 +67,7 @@ class GameView:
     steps: list[Step] = field(default_factory=list)  #: ``steps[0]`` is the start
     refused: Refusal | None = None
     error: str | None = None  #: why the log could not be replayed at all
+    text: str | None = None  #: the log as written (UTF-8), to offer it for download
 
     @property
     def verdict(self) -> str:
@@ -100,32 +102,16 @@ def comment_of(move: dict[str, Any] | None) -> str | None:
     return c if isinstance(c, str) and c.strip() else None
 
 
-def _face(move: dict[str, Any]) -> str:
-    card = move.get("card")
-    return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
-
-
 def describe_move(move: dict[str, Any]) -> str:
     """A log entry in words: ``Move Q♠ p6 → K2``, ``Deal``."""
     t = move.get("type", "?")
     if t in ("deal", "redeal"):
         return {"deal": "Deal", "redeal": "Redeal: gather the piles and deal again"}[t]
-    face = _face(move)
+    face = face_of(move)
     count = move.get("count", 1)
     many = f" ({count} cards)" if count != 1 else ""
     verb = {"move": "Move", "fill": "Fill", "tuck": "Tuck"}.get(t, str(t).capitalize())
     return f"{verb}{face}{many} {move.get('from', '?')} → {move.get('to', '?')}"
-
-
-def short_move(move: dict[str, Any]) -> str:
-    """A log entry in a few characters: ``p6→K2 Q♠``, ``deal``, ``fill p3→p7 5♥ ×2``."""
-    t = move.get("type", "?")
-    if "from" not in move and "to" not in move:
-        return str(t)
-    face = _face(move)
-    count = move.get("count", 1)
-    verb = "" if t == "move" else f"{t} "
-    return f"{verb}{move.get('from', '?')}→{move.get('to', '?')}{face}" + (f" ×{count}" if count != 1 else "")
 
 
 def move_clauses(game: Any, m: Move) -> list[str]:
@@ -147,6 +133,20 @@ def move_clauses(game: Any, m: Move) -> list[str]:
     return out
 
 
+def legal_here(table: Any) -> list[str]:
+    """The legal moves of a table in the viewer's short form (``p6→K2 Q♠``), in the engine's order, as
+    ``replay play`` and ``replay moves`` list them: a move to interchangeable empty foundations once, the
+    first written and the others named (``p5→f1 A♣ (or f2, f3: the same)``)."""
+    from replay.log.describe import short_move
+    from replay.play.moves import choices
+
+    try:
+        return [short_move(c.step) + (f" (or {', '.join(str(s.get('to')) for s in c.alike)}: the same)" if c.alike
+                                      else "") for c in choices(table)]
+    except Exception:  # noqa: BLE001 - a table the rules cannot read further shows no list, not a traceback
+        return []
+
+
 def refused_index(p: Problem | None) -> int | None:
     """The 0-based index of the move a problem is about (a violation, or a malformed move entry)."""
     if p is None:
@@ -165,10 +165,12 @@ def replay_log(raw: bytes, name: str) -> GameView:
     from replay.log.validate import check_bytes
 
     report = check_bytes(raw, name)
-    try:
-        data = json.loads(raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw)
-    except (ValueError, RecursionError):
-        data = None
+    data: Any = None
+    if not (report.first is not None and report.first.code == "json-syntax"):  # what the validator cannot read,
+        try:  # (a lone surrogate, a duplicate key, NaN: Python's json takes them) is not shown either
+            data = json.loads(raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw)
+        except (ValueError, RecursionError):
+            data = None
     v = GameView(name, data, report)
     if not isinstance(data, dict):
         v.error = (report.first.message if report.first else None) or "the file is not a JSON object"
@@ -180,8 +182,12 @@ def replay_log(raw: bytes, name: str) -> GameView:
         v.error = f"cannot set up the game: {' '.join(str(err).split())}"
         return v
     v.game = game
+    try:
+        v.text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        v.text = None
     before = table.snapshot()
-    v.steps.append(Step(0, None, "the table before the first move", before))
+    v.steps.append(Step(0, None, "the table before the first move", before, legal=legal_here(table)))
     index = game.layout.index
     for n, mv in enumerate(v.moves, start=1):
         try:
@@ -193,7 +199,7 @@ def replay_log(raw: bytes, name: str) -> GameView:
         after = table.snapshot()
         changed = [k for k in after["piles"] if after["piles"][k] != before["piles"][k]]
         v.steps.append(Step(n, mv, describe_move(mv), after, changed, mv.get("from"), mv.get("to"),
-                            move_clauses(game, m)))
+                            move_clauses(game, m), legal_here(table)))
         before = after
     i = refused_index(report.first)
     if i is not None and i == len(v.steps) - 1 and i < len(v.moves) and report.first is not None:

@@ -2,7 +2,7 @@
 
 :func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
 
-* the table, drawn by :func:`replay.site.svg.table_parts` at every step (each container's
+* the table, drawn by :func:`replay.draw.svg.table_parts` at every step (each container's
   SVG group is stored once in a JSON block; a step is the list of its groups, so the file
   stays small and the drawing is exactly the site's);
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
@@ -23,8 +23,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from replay.site.svg import table_parts
-from replay.view.model import GameView, Step, comment_of, short_move
+from replay.draw.svg import table_parts
+from replay.log.describe import short_move
+from replay.log.locate import move_ref
+from replay.view.model import GameView, Step, comment_of
 
 #: the analysis statuses in words
 STATUS_TEXT = {"won": "winnable", "unwinnable": "lost (unwinnable)", "unknown": "unknown within the budget"}
@@ -45,16 +47,44 @@ def style() -> str:
     return _asset("viewer.css")
 
 
+#: the schemes a rules site's address may have (none: a relative address)
+URL_SCHEMES = ("http", "https", "file")
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the rules site's root (None: it can): only http(s), file and relative URLs.
+
+    A ``javascript:`` or ``data:`` root would make every clause link run script when clicked; a space
+    or control character (which browsers drop, so that ``java\tscript:`` is ``javascript:``) is refused too.
+    """
+    from urllib.parse import urlsplit
+
+    if any(ord(ch) <= 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in url):
+        return "an address holds no spaces or control characters"
+    scheme = urlsplit(url).scheme.lower()
+    if scheme and scheme not in URL_SCHEMES:
+        return f"{scheme}: is not a scheme for a rules site: give an http(s), file or relative URL"
+    return None
+
+
+def script_hash(code: str) -> str:
+    """The Content-Security-Policy source that lets exactly this inline script run (``'sha256-…'``)."""
+    import base64
+    import hashlib
+
+    return "sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
+
+
 def clause_url(base: str | None, cid: str) -> str | None:
     """The address of clause ``cid`` on the rules site whose root is ``base`` (None: no link).
 
     ``base`` may be relative (the site's own pages), a web address, or a ``file:`` URL of a site
     built on disk (``mkdocs build``), whose pages are then named with their ``index.html``.
     """
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
 
-    c = default_corpus().clauses.get(cid)
-    if base is None or c is None:
+    c = default_edition().clauses.get(cid)
+    if base is None or c is None or url_problem(base):
         return None
     page = "index.html" if base.startswith("file:") else ""  # a site on disk: no server to find index.html
     return f"{base.rstrip('/')}/games/{c.game}/{page}#{cid}"
@@ -123,21 +153,42 @@ def _status_of(analysis: dict[str, Any] | None, k: int) -> dict[str, Any] | None
 
 
 def analysis_text(pos: dict[str, Any], lost_after: int | None = None) -> str:
-    """One position's verdict in words (HTML)."""
+    """One position's verdict in words (HTML): what it rests on (proved, found by play, inferred), the winning
+    line, or the best line the search found and its cards home."""
+    from replay.solver.analyse import evidence
+
     status = pos.get("status", "unknown")
     how = pos.get("how")
     bits = [f'<b class="an-{html.escape(status)}">{html.escape(STATUS_TEXT.get(status, status))}</b>']
+    basis = evidence(pos)
     if how == "inferred":
-        bits.append(f"(inferred from position {pos.get('from')}: {html.escape(pos.get('reason', ''))})")
-    elif how == "solved":
-        bits.append(f"(solved, {pos.get('nodes', 0)} nodes)")
+        basis += f": {pos.get('reason', '')}"
+    bits.append(f'(<span class="rv-evidence an-how-{html.escape(str(how))}">{html.escape(basis)}</span>)')
     if pos.get("position") == lost_after:
         bits.append("— <b>the move that lost the game</b>")
     line = pos.get("line")
     if line:
         shown = " ".join(html.escape(x) for x in line[:40]) + (" …" if len(line) > 40 else "")
         bits.append(f'<br><span class="rv-line">a winning line of {len(line)} moves: {shown}</span>')
+    elif pos.get("best_home") is not None:
+        best = pos.get("best_line") or []
+        shown = " ".join(html.escape(x) for x in best[:40]) + (" …" if len(best) > 40 else "")
+        bits.append(f'<br><span class="rv-line rv-best-line">the best line found brings {pos["best_home"]} cards home'
+                    + (f" in {len(best)} moves: {shown}" if best else "") + "</span>")
     return " ".join(bits)
+
+
+def best_html(analysis: dict[str, Any] | None) -> str:
+    """Under the timeline: the best line the analysis found (its position linked), its cards home against the
+    game as played."""
+    from replay.solver.analyse import best_sentence
+
+    b = (analysis or {}).get("best")
+    text = best_sentence(analysis or {}, line_moves=40)
+    if not b or not text:
+        return ""
+    k = b["position"]
+    return (f'<p class="rv-best">{html.escape(text)} <a href="#move-{k}" data-step="{k}">Show position {k}</a></p>')
 
 
 def _rules(base: str | None, clauses: list[str]) -> str:
@@ -178,21 +229,24 @@ def _section(k: int, total: int, summary: str, body: str, cls: str = "step") -> 
             f'<span class="step-n">{label}</span> {summary}</summary>{body}</details></section>')
 
 
-def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None) -> str:
+def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None, *,
+                log_href: str | None = None, embed_log: bool = False) -> str:
     """The viewer fragment of a replayed log (see the module's docstring).
 
     ``rules_base`` is the root of the rules site the clause links point into (relative or absolute;
-    None: the clauses are named and quoted, not linked).
+    None: the clauses are named and quoted, not linked).  The viewer offers the log for download from
+    ``log_href`` (the site: the file beside the page) or, with ``embed_log``, from a copy it carries.
     """
     if v.game is None or not v.steps:
         return ""
     data, first = _frames(v)
     total = len(v.moves)
     lost = analysis.get("lost_after") if analysis else None
+    best = analysis.get("best") if analysis else None
     sections, items, cells = [], [], []
     for s in v.steps:
         text = html.escape(s.text)
-        body = _comment(s.move) + _rules(rules_base, s.clauses)
+        body = _comment(s.move) + _rules(rules_base, s.clauses) + _legal(s, s.n == len(v.steps) - 1 and v.refused is None)
         pos = _status_of(analysis, s.n)
         status = ""
         if pos is not None:
@@ -208,6 +262,10 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
                      f"{_comment_note(s.move)}</li>")
         tip = ("start" if s.n == 0 else f"move {s.n}: {short}") + (
             f" — {STATUS_TEXT.get(pos.get('status', ''), '')}" if pos else "")
+        if pos is not None and pos.get("best_home") is not None:
+            tip += f"; best found: {pos['best_home']} cards home"
+        if pos is not None and best is not None and s.n == best.get("position"):
+            status += " an-best"
         cells.append(f'<span data-step="{s.n}" class="rv-cell{status}" title="{html.escape(tip)}"></span>')
     if v.refused is not None:
         r = v.refused
@@ -218,20 +276,55 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
                      f"</a> <b>refused</b>{_comment_note(r.move)}</li>")
         cells.append(f'<span data-step="{k}" class="rv-cell refused" title="move {k}: refused"></span>')
     legend = ""
-    if analysis:
-        legend = ('<p class="rv-legend"><span class="rv-cell an-won"></span> winnable '
-                  '<span class="rv-cell an-unwinnable"></span> lost '
-                  '<span class="rv-cell an-unknown"></span> unknown within the budget '
-                  '<span class="rv-cell an-won an-inferred"></span> inferred, not solved</p>')
+    if analysis:  # each verdict has its own pattern and sign besides its colour
+        legend = ('<p class="rv-legend"><span class="rv-cell an-won"></span> ✓ winnable '
+                  '<span class="rv-cell an-unwinnable"></span> ✗ lost '
+                  '<span class="rv-cell an-unknown"></span> ? unknown within the budget '
+                  '<span class="rv-cell an-won an-inferred"></span> striped: inferred, not solved'
+                  + (' <span class="rv-cell an-unknown an-best"></span> underlined: the best line found starts here'
+                     if best else "") + "</p>" + best_html(analysis))
+    name = (v.name or "game.json").replace("\\", "/").rsplit("/", 1)[-1] or "game.json"
+    name = name.encode("utf-8", "backslashreplace").decode("utf-8")
+    attrs = f' data-file="{html.escape(name)}"'
+    if log_href:
+        attrs += f' data-log="{html.escape(log_href)}"'
+    log_block = ""
+    if embed_log and v.text is not None:
+        log_block = ('<script type="application/json" class="rv-log">'
+                     + json.dumps(v.text, ensure_ascii=True).replace("<", "\\u003c") + "</script>")
     return "\n".join([
-        f'<div class="replay-viewer" data-moves="{total}" data-search-exclude>',
-        f'<figure class="rv-table">{first}</figure>',
+        f'<div class="replay-viewer" data-moves="{total}"{attrs} data-search-exclude>',
+        f'<figure class="rv-table" style="--rv-w: {_width(first)}">{first}</figure>',
         f'<div class="rv-timeline">{"".join(cells)}</div>{legend}',
         f'<ol class="rv-moves" start="0">{"".join(items)}</ol>',
         '<div class="game-steps">', *sections, "</div>",
         _json_block(data),
+        log_block,
         "</div>",
     ])
+
+
+def _width(svg: str) -> str:
+    """The drawing's own width in pixels (its ``width`` attribute), for the narrow screens' minimum size."""
+    import re
+
+    m = re.search(r'\swidth="([\d.]+)"', svg)
+    return m.group(1) if m else "600"
+
+
+def _legal(s: Step, at_end: bool) -> str:
+    """The moves the rules allow from the step's table (none at the end: the game is over)."""
+    if not s.legal:
+        return '<p class="rv-legal">No move is legal here: the game is over.</p>' if at_end else ""
+    shown = " · ".join(_legal_move(m) for m in s.legal[:40]) + (" …" if len(s.legal) > 40 else "")
+    n = len(s.legal)
+    return f'<p class="rv-legal">Legal here ({n} move{"" if n == 1 else "s"}): {shown}</p>'
+
+
+def _legal_move(m: str) -> str:
+    """One legal move: its short form as code, the other foundations it may go to (``or f2, f3: the same``) as text."""
+    move, sep, alike = m.partition(" (or ")
+    return f"<code>{html.escape(move)}</code>" + (f" (or {html.escape(alike)}" if sep else "")
 
 
 def _comment_note(move: dict[str, Any] | None) -> str:
@@ -269,7 +362,8 @@ def verdict_html(v: GameView) -> str:
         return f"<b>valid</b>: every move is legal; the game is <b>{html.escape(v.outcome or '?')}</b>{claim}."
     if p is None:
         return f"<b>{html.escape(v.verdict)}</b>."
-    where = f" at move {p.move + 1}" if p.move is not None else (f" at {html.escape(p.path)}" if p.path != "$" else "")
+    where = f" at {html.escape(move_ref(p.move))}" if p.move is not None else \
+        (f" at {html.escape(p.path)}" if p.path != "$" else "")
     clause = f", breaking {html.escape(p.clause)}" if p.clause else ""
     return (f"<b>{html.escape(v.verdict)}</b>{where}{clause}: {html.escape(p.message)} "
             f"(<code>{html.escape(p.code)}</code>).")
@@ -278,10 +372,13 @@ def verdict_html(v: GameView) -> str:
 def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any] | None = None,
                     readings: Any = None, title: str | None = None) -> str:
     """One self-contained HTML file: the viewer, its script and styles inline, nothing fetched."""
+    code = "\n" + script()
     data = v.data if isinstance(v.data, dict) else {}
-    title = title or v.name
+    file_name = (title or v.name).encode("utf-8", "backslashreplace").decode("utf-8")  # a name not UTF-8
     game = v.game
-    facts = [("Game", html.escape(game.id if game else str(data.get("game", "?")))),
+    title = f"{game_title(game.id if game else data.get('game'))}: {file_name}"
+    facts = [("Log", html.escape(file_name)),
+             ("Game", html.escape(game.id if game else str(data.get("game", "?")))),
              ("Variants", html.escape(", ".join(sorted(game.variants)) if game and game.variants else "none")),
              ("Rulings", html.escape(", ".join(f"{k}={val}" for k, val in sorted(game.rulings.items())) if game
                                      else "—") or "none"),
@@ -297,7 +394,7 @@ def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any
     if rules_base:
         facts.append(("Rules", f'<a href="{html.escape(rules_base)}">{html.escape(rules_base)}</a>'))
     dl = "".join(f"<dt>{k}</dt><dd>{val}</dd>" for k, val in facts)
-    body = viewer_html(v, rules_base, analysis) if v.game is not None else \
+    body = viewer_html(v, rules_base, analysis, embed_log=True) if v.game is not None else \
         f'<p class="rv-error">Not replayed: {html.escape(v.error or "the log cannot be set up")}</p>'
     return "\n".join([
         "<!DOCTYPE html>",
@@ -305,32 +402,44 @@ def standalone_page(v: GameView, rules_base: str | None, analysis: dict[str, Any
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        # nothing may be fetched: inline styles and script only, images only as data
+        # nothing may be fetched: inline styles, images only as data, and no script but the viewer's own
+        # (its SHA-256): markup that escaping let through could not run script either
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-        "script-src 'unsafe-inline'; img-src data:\">",
+        f"script-src '{script_hash(code)}'; img-src data:; base-uri 'none'; form-action 'none'\">",
         '<meta name="generator" content="replay view">',
         f"<title>{html.escape(title)}</title>",
         f"<style>\n{PAGE_STYLE}\n{style()}</style>",
         "</head>",
-        "<body>",
+        '<body class="rv-standalone">',
         '<main class="rv-page">',
-        f"<h1>{html.escape(title)}</h1>",
+        f"<h1>{html.escape(game_title(game.id if game else data.get('game')))}"
+        f' <span class="rv-file">{html.escape(file_name)}</span></h1>',
         f'<dl class="rv-facts">{dl}</dl>',
         body,
         readings_html(readings),
         '<p class="rv-keys">Keys: ← → move by move, Home and End to the start and the end; the slider, the '
         "timeline and the move list take you to any step.</p>",
+        '<p class="rv-touch">Swipe left or right across the viewer to step; ▶ plays the moves one after another; '
+        "the slider, the timeline and the move list take you to any step.</p>",
         "</main>",
-        f"<script>\n{script()}</script>",
+        f"<script>{code}</script>",
         "</body>",
         "</html>",
         "",
     ])
 
 
+def game_title(game_id: Any) -> str:
+    """A game's title as the corpus gives it (``Zwarta kolumna``), else its ID."""
+    from replay.corpus.edition import default_edition
+
+    facts = default_edition().games.get(game_id) if isinstance(game_id, str) else None
+    return facts.title if facts is not None else str(game_id or "a game")
+
+
 def analysis_summary_html(analysis: dict[str, Any]) -> str:
     """The analysis in a sentence (HTML): where the game was lost, what the budget was."""
-    from replay.view.analyse import summary_sentence
+    from replay.solver.analyse import summary_sentence
 
     return html.escape(summary_sentence(analysis))
 
@@ -339,7 +448,8 @@ PAGE_STYLE = """
 body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
        color: #212121; background: #ffffff; }
 .rv-page { max-width: 78rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-.rv-page h1 { font-size: 1.4rem; margin: 0.2rem 0 0.6rem; word-break: break-all; }
+.rv-page h1 { font-size: 1.4rem; margin: 0.2rem 0 0.6rem; overflow-wrap: anywhere; }
+.rv-page h1 .rv-file { font-size: 0.9rem; font-weight: 400; color: #546e7a; }
 .rv-page h2 { font-size: 1.1rem; }
 .rv-facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; margin: 0 0 0.6rem;
             font-size: 0.9rem; }
@@ -349,6 +459,9 @@ body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
 .rv-readings td, .rv-readings th { border: 1px solid #cfd8dc; padding: 0.15rem 0.5rem; text-align: left; }
 .rv-readings tr.legal td:nth-child(2) { color: #2e7d32; font-weight: 600; }
 .rv-readings tr.not-legal td:nth-child(2) { color: #c62828; }
-.rv-keys { font-size: 0.75rem; color: #757575; }
+.rv-keys, .rv-touch { font-size: 0.8rem; color: #616161; }
+.rv-touch { display: none; }
+@media (hover: none) and (pointer: coarse) { .rv-keys { display: none; } .rv-touch { display: block; } }
+@media (max-width: 30rem) { .rv-page { padding: 0.6rem 0.8rem 2rem; } }
 .replay-viewer .stepper { top: 0; }
 """

@@ -1,11 +1,14 @@
 /* The kernel of exiles (replay/games/exiles.py): its legal moves in the engine's order and its moves
- * carried out, every ruling included (foundations, reversal, replacement-number, redeals,
- * play-during-deal, rule-three).
+ * carried out, every ruling included (foundations, reversal, reversal-bases, replacement-number, redeals,
+ * play-during-deal, rule-three, chain-king, thirteenth-packet).  The bases of foundations = withdrawn-first
+ * come on the table from the engine (Setup.bases); nothing else of that reading is the kernel's.
  *
  * Options (game->opt, written by exiles._fast_options), in this order:
  *   exiles pile, recheck_replacement (1: replacement-number = same), play_after_deal (1: after),
- *   passes (the last pass allowed), one_of_each (1: foundations = aces-and-kings),
- *   reversal (0 one-card, 1 unlimited, 2 both-directions),
+ *   passes (the last pass allowed), one_of_each (1: foundations = withdrawn-first or aces-and-kings),
+ *   reversal (0 one-card, 1 unlimited, 2 both-directions), bases_stay (1: reversal-bases = bases-stay),
+ *   king_ends (1: chain-king = ends-chain), spread (packet 13's container under thirteenth-packet = spread,
+ *   else -1),
  *   np, the np packets in deal order (packet 1 first), ng, the gather order (ng piles),
  *   ns, then ns pairs (foundation, step): foundation_steps (card + step = the next card).
  *
@@ -20,7 +23,8 @@
  */
 #include "core.h"
 
-enum { O_EXILES, O_RECHECK, O_AFTER, O_PASSES, O_ONE_EACH, O_REVERSAL, O_NP, O_PACKETS };
+enum { O_EXILES, O_RECHECK, O_AFTER, O_PASSES, O_ONE_EACH, O_REVERSAL, O_BASES_STAY, O_KING_ENDS, O_SPREAD, O_NP,
+       O_PACKETS };
 enum { REV_ONE_CARD = 0, REV_UNLIMITED = 1, REV_BOTH = 2 };
 enum { V_CHAIN = 0, V_REV = 1, V_NSEEN = 5, V_SEEN = 6 };
 #define NO_CHAIN 0xFF
@@ -68,13 +72,17 @@ static int base_allowed(const fc_game *g, const fc_state *s, int f, int card) {
     return 1;
 }
 
-/* mirrors _foundation_play_exists: the top card of some packet can go to a foundation */
+/* mirrors _foundation_play_exists: the top card of some packet (any card of a spread packet 13) can go to a
+ * foundation */
 static int foundation_play_exists(const fc_game *g, const fc_state *s) {
     uint64_t tops = 0;
     for (int k = 0; k < np_(g); k++) {
         int c = fc_top(s, packet(g, k));
         if (c >= 0) tops |= 1ULL << c;
     }
+    const int spread = g->opt[O_SPREAD];
+    if (spread >= 0)
+        for (int x = 0; x < fc_len(s, spread); x++) tops |= 1ULL << fc_at(s, spread, x);
     if (!tops) return 0;
     int empty[FC_MAXC], ne = 0;
     for (int k = 0; k < nsteps(g); k++) {
@@ -109,24 +117,32 @@ static int foundation_play_exists(const fc_game *g, const fc_state *s) {
     return 0;
 }
 
-static inline void put(fc_move *out, int *n, int type, int src, int dst) {
+static inline void put_n(fc_move *out, int *n, int type, int src, int dst, int count) {
     out[*n].type = (uint8_t)type;
     out[*n].src = (int8_t)src;
     out[*n].dst = (int8_t)dst;
-    out[*n].count = 1;
+    out[*n].count = (uint8_t)count;
     (*n)++;
 }
 
-/* the moves from the piles of one role to the foundations: only_top_cards_are_played,
- * foundations_follow_in_suit and one_foundation_of_each_suit_per_kind (ex-6, ex-13); sources, then
- * foundations, in layout order */
+static inline void put(fc_move *out, int *n, int type, int src, int dst) { put_n(out, n, type, src, dst, 1); }
+
+/* the moves from the piles of one role to the foundations: only_top_cards_are_played (or, for the tableau
+ * under thirteenth-packet = spread, the_spread_thirteenth_packet_gives_any_card and the candidates of
+ * _plays_home_from_the_spread_packet: every card of packet 13, count = its place from the top),
+ * foundations_follow_in_suit and one_foundation_of_each_suit_per_kind (ex-6, ex-13); sources in layout
+ * order, then the card's place, then the foundations in layout order */
 static void plays_home(const fc_game *g, const fc_state *s, int role, fc_move *out, int *n) {
     for (int src = 0; src < g->n; src++) {
         if (g->role[src] != role || !fc_len(s, src)) continue;
-        int card = fc_top(s, src);
-        for (int k = 0; k < g->nfound; k++) {
-            int f = g->found[k];
-            if (fc_fits_foundation(g, s, f, card) && base_allowed(g, s, f, card)) put(out, n, FC_MOVE, src, f);
+        int places = role == FC_TABLEAU && src == g->opt[O_SPREAD] ? fc_len(s, src) : 1;
+        for (int depth = 1; depth <= places; depth++) {
+            int card = fc_at(s, src, fc_len(s, src) - depth);
+            for (int k = 0; k < g->nfound; k++) {
+                int f = g->found[k];
+                if (fc_fits_foundation(g, s, f, card) && base_allowed(g, s, f, card))
+                    put_n(out, n, FC_MOVE, src, f, depth);
+            }
         }
     }
 }
@@ -148,8 +164,9 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
 
     /* deal: deal_while_the_pack_lasts (ex-4, ex-6) */
     if (!stock_empty && !chain_goes_on) put(out, &n, FC_DEAL, -1, -1);
-    /* redeal: gather_when_the_exiles_are_out (ex-12) */
-    if (stock_empty && fc_len(s, exiles) == 0 && s->passes < g->opt[O_PASSES] && !chain_goes_on)
+    /* redeal: gather_when_the_exiles_are_out (ex-12; engine.common.game_won: not once every card is home) */
+    if (stock_empty && fc_len(s, exiles) == 0 && fc_home(g, s) < FC_CARDS && s->passes < g->opt[O_PASSES] &&
+        !chain_goes_on)
         put(out, &n, FC_REDEAL, -1, -1);
     if (not_yet || chain_goes_on) goto tucks;
     /* move T->F: only_top_cards_are_played, foundations_follow_in_suit,
@@ -164,11 +181,11 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
             if (dst != src && g->role[dst] == FC_TABLEAU && !fc_len(s, dst)) put(out, &n, FC_MOVE, src, dst);
     }
     /* move F->F: one_card_from_ascending_to_descending / one_card_either_way_between_the_orders
-     * (_changed_card_fits), only_one_card_in_the_game (ex-13) */
+     * (_changed_card_fits), only_one_card_in_the_game, the_bases_stay_on_their_foundations (ex-13) */
     if (!(g->opt[O_REVERSAL] == REV_ONE_CARD && reversed_of(s) >= 1))
         for (int a = 0; a < g->nfound; a++) {
             int src = g->found[a];
-            if (!fc_len(s, src)) continue;
+            if (!fc_len(s, src) || (g->opt[O_BASES_STAY] && fc_len(s, src) == 1)) continue;
             int card = fc_top(s, src);
             for (int b = 0; b < g->nfound; b++) {
                 int dst = g->found[b];
@@ -271,6 +288,19 @@ static void follow_the_chain(const fc_game *g, fc_state *s, const fc_move *m) {
     set_seen_count(s, nseen);
 }
 
+/* mirrors take_the_card_from_its_place (ex-6, thirteenth-packet = spread): the card at place depth from the
+ * top of src onto foundation dst, which takes its suit when it has none */
+static void take_from_its_place(const fc_game *g, fc_state *s, int src, int dst, int depth) {
+    uint8_t rest[FC_CARDS];
+    int len = fc_len(s, src), at = len - depth;
+    int card = fc_at(s, src, at);
+    memcpy(rest, fc_pile(s, src), (size_t)len);
+    memmove(rest + at, rest + at + 1, (size_t)(depth - 1));
+    fc_set_pile(s, g->n, src, rest, len - 1);
+    fc_push(s, g->n, dst, card);
+    if (s->fsuit[dst] < 0) s->fsuit[dst] = (int8_t)fc_suit(card);
+}
+
 /* Table.push: the entry's performer and its effects */
 static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
     switch (m->type) {
@@ -280,15 +310,22 @@ static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
     case FC_REDEAL:
         take_up(g, s);
         return;
-    case FC_TUCK: {  /* put_under_the_packet (ex-8, ex-10), then follow_the_chain */
+    case FC_TUCK: {  /* put_under_the_packet (ex-8, ex-10), then follow_the_chain and a_king_ends_the_chain */
         int card = fc_pop(s, g->n, m->src);
         fc_insert_bottom(s, g->n, m->dst, card);
         follow_the_chain(g, s, m);
+        if (g->opt[O_KING_ENDS] && value_of(card) == 13) {
+            s->vars[V_CHAIN] = NO_CHAIN;
+            set_seen_count(s, 0);
+        }
         return;
     }
     default: {
         int src_role = g->role[m->src], dst_role = g->role[m->dst];
-        fc_transfer(g, s, m->src, m->dst, 1);
+        if (m->count > 1)
+            take_from_its_place(g, s, m->src, m->dst, m->count);
+        else
+            fc_transfer(g, s, m->src, m->dst, 1);
         if (dst_role == FC_FOUNDATION && src_role == FC_FOUNDATION) {
             set_reversed(s, reversed_of(s) + 1);  /* count_the_change (ex-13) */
         } else if (dst_role == FC_FOUNDATION) {  /* a_freed_card_ends_the_chain (ex-11) */
@@ -300,4 +337,16 @@ static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
     }
 }
 
-const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, NULL};
+/* what frees_a_card asks of the engine (Game.allows of Move("move", src, f) for each foundation f): a legal move
+ * of one card, the top one, from src to a foundation; a card taken from deeper in a spread packet 13 (count
+ * above one) does not count */
+static int frees(const fc_game *g, const fc_state *s, int src) {
+    fc_move buf[FC_MAXMOVES];
+    int n = legal(g, s, buf);
+    for (int i = 0; i < n; i++)
+        if (buf[i].type == FC_MOVE && buf[i].src == src && buf[i].count == 1 && g->role[buf[i].dst] == FC_FOUNDATION)
+            return 1;
+    return 0;
+}
+
+const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, frees};

@@ -96,15 +96,15 @@ static int pile_moves(const fc_game *g, const fc_state *s, fc_move *out, int k) 
 }
 
 /* Game._legal: deal (deal_only_while_the_deck_lasts, pf-18; deal_only_when_no_move_remains with
- * when-stuck), redeal (gather_only_when_the_deck_is_out, pf-19, pf-20; deal_only_when_no_move_remains
- * with when-stuck), then the moves of the piles (pile_moves).  The deal and the redeal exclude each
+ * when-stuck), redeal (gather_only_when_the_deck_is_out, pf-19, pf-20: engine.common.gathering_allowed, which
+ * offers none on a won table; deal_only_when_no_move_remains with when-stuck), then the moves of the piles (pile_moves).  The deal and the redeal exclude each
  * other (stock full / empty): at most one comes first. */
 static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
     int n = pile_moves(g, s, out, 0);
     int blocked = g->opt[O_WHEN_STUCK] && n > 0;  /* other_moves_come_first: any move but deal, redeal */
     int type = -1;
     if (!stock_empty(g, s)) type = FC_DEAL;
-    else if (s->passes < g->opt[O_PASSES]) type = FC_REDEAL;
+    else if (s->passes < g->opt[O_PASSES] && fc_home(g, s) < FC_CARDS) type = FC_REDEAL;  /* a won game: none */
     if (type < 0 || blocked) return n;
     if (n >= FC_MAXMOVES) n = FC_MAXMOVES - 1;
     memmove(out + 1, out, (size_t)n * sizeof *out);

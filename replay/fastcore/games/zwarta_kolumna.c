@@ -157,7 +157,8 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
     int deal = 0, redeal = 0;
     if (!waits && (!opt(g, O_WHEN_STUCK) || others == 0)) {
         deal = !stock_empty(g, s);                                      /* deal_only_while_the_deck_lasts */
-        redeal = stock_empty(g, s) && s->passes < opt(g, O_PASSES);  /* gather_only_when_the_deck_is_out */
+        /* gather_only_when_the_deck_is_out (engine.common.gathering_allowed: none on a won table) */
+        redeal = stock_empty(g, s) && fc_home(g, s) < FC_CARDS && s->passes < opt(g, O_PASSES);
     }
     if (deal) put(out, &n, FC_DEAL, -1, -1);
     else if (redeal) put(out, &n, FC_REDEAL, -1, -1);

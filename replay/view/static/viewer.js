@@ -2,12 +2,19 @@
  *
  * Each <div class="replay-viewer"> holds the steps as collapsible sections (readable without
  * JavaScript), a move list, a timeline and a JSON block with the drawing of every step (SVG
- * groups made by replay/site/svg.py, each stored once).  This script shows one step at a time:
- * buttons, a slider, the timeline and the move list, the keys ← → Home End, and #move-N in the
- * address.  No dependency, no network.
+ * groups made by replay/draw/svg.py, each stored once).  This script shows one step at a time:
+ * buttons (and play, which steps on by itself), a slider, the timeline, the move list and the best
+ * line's "Show position" link (an analysed game), a swipe across the viewer, the keys ← → Home End,
+ * and #move-N in the address; it offers the log for download (embedded in a `replay view` file,
+ * beside the page on the site).
+ *
+ * The keys are the viewer's only: they are taken when the focus is inside the viewer, or, in a
+ * `replay view` file (the page is the viewer), when it is on nothing else.  No dependency, no network.
  */
 (function () {
   "use strict";
+
+  var PLAY_MS = 900;
 
   function escapeText(s) {
     return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -26,27 +33,62 @@
     var figure = box.querySelector(".rv-table");
     var moves = Number(box.dataset.moves);
     var last = steps.length - 1;
+    var standalone = document.body.classList.contains("rv-standalone");
     var bar = document.createElement("div");
     bar.className = "stepper";
+    bar.setAttribute("role", "toolbar");
+    bar.setAttribute("aria-label", "Step through the game");
     bar.innerHTML =
-      '<button type="button" data-go="first" title="Start (Home)">« start</button>' +
-      '<button type="button" data-go="prev" title="Previous move (←)">‹ previous</button>' +
+      '<button type="button" data-go="first" title="Start (Home)" aria-label="Start">«</button>' +
+      '<button type="button" data-go="prev" title="Previous move (←)" aria-label="Previous move">‹</button>' +
+      '<button type="button" data-go="play" title="Play the moves one after another" aria-pressed="false">▶ play</button>' +
+      '<button type="button" data-go="next" title="Next move (→)" aria-label="Next move">›</button>' +
+      '<button type="button" data-go="last" title="End (End)" aria-label="End">»</button>' +
       '<input type="range" min="0" max="' + last + '" value="0" aria-label="Move">' +
-      '<button type="button" data-go="next" title="Next move (→)">next ›</button>' +
-      '<button type="button" data-go="last" title="End (End)">end »</button>' +
       '<output aria-live="polite"></output>' +
-      '<button type="button" data-go="all" title="Show every move as a list">list</button>';
+      '<button type="button" data-go="all" title="Show every move as a list">list</button>' +
+      '<a class="rv-download" role="button">download log</a>';
     box.insertBefore(bar, box.firstChild);
     var slider = bar.querySelector("input");
     var out = bar.querySelector("output");
+    var playButton = bar.querySelector("[data-go=play]");
     var current = 0;
+    var timer = null;
+
+    // the log: embedded (a replay view file) or beside the page (the site)
+    var download = bar.querySelector(".rv-download");
+    var embedded = box.querySelector("script.rv-log");
+    var fileName = box.dataset.file || "game.json";
+    download.setAttribute("download", fileName);
+    download.title = "Save the log this viewer shows (" + fileName + ")";
+    if (embedded) {
+      download.href = "#";
+      download.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var text = JSON.parse(embedded.textContent);
+        var url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+        var a = document.createElement("a");
+        a.href = url;
+        a.download = fileName;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+      });
+    } else if (box.dataset.log) {
+      download.href = box.dataset.log;
+    } else {
+      download.remove();
+    }
 
     function draw(k) {
       var frame = data.steps[k];
       if (!frame || !figure) return;
       var label = escapeText(frame.label);
       var parts = frame.g.map(function (i) { return data.groups[i]; });
+      var left = figure.scrollLeft;
       figure.innerHTML = data.head.split("@label@").join(label) + "\n" + parts.join("\n") + "\n" + data.tail;
+      figure.scrollLeft = left;
     }
 
     function mark(list, k) {
@@ -65,7 +107,7 @@
       mark(cells, current);
       draw(current);
       var item = box.querySelector(".rv-moves li.current");
-      if (item && item.scrollIntoView && box.classList.contains("stepping")) {
+      if (item && box.classList.contains("stepping")) {
         var list = item.parentNode;
         if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
           list.scrollTop = item.offsetTop - list.clientHeight / 2;
@@ -75,6 +117,7 @@
       var refused = steps[current].classList.contains("refused");
       out.textContent = current === 0 ? "start" : refused ? "move " + current + " refused"
         : "move " + current + " of " + moves;
+      if (current >= last) stop();
       if (!fromHash && history.replaceState) {
         try {
           history.replaceState(null, "", current === 0 ? location.pathname + location.search : "#move-" + current);
@@ -82,21 +125,42 @@
       }
     }
 
+    function stop() {
+      if (timer === null) return;
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = "▶ play";
+      playButton.setAttribute("aria-pressed", "false");
+    }
+
+    function play() {
+      if (timer !== null) { stop(); return; }
+      box.classList.add("stepping");
+      if (current >= last) show(0);
+      timer = setInterval(function () { show(current + 1); }, PLAY_MS);
+      playButton.textContent = "❚❚ pause";
+      playButton.setAttribute("aria-pressed", "true");
+    }
+
     function pick(ev) {
       var el = ev.target.closest && ev.target.closest("[data-step]");
       if (!el || !box.contains(el) || el.closest(".game-steps")) return;
       ev.preventDefault();
+      stop();
       box.classList.add("stepping");
       show(Number(el.getAttribute("data-step")));
     }
 
     box.classList.add("stepping");
     bar.addEventListener("click", function (ev) {
-      var go = ev.target.getAttribute && ev.target.getAttribute("data-go");
+      var button = ev.target.closest && ev.target.closest("[data-go]");
+      var go = button && button.getAttribute("data-go");
       if (!go) return;
+      if (go === "play") { play(); return; }
+      stop();
       if (go === "all") {
         var on = box.classList.toggle("stepping");
-        ev.target.textContent = on ? "list" : "stepper";
+        button.textContent = on ? "list" : "stepper";
         return;
       }
       box.classList.add("stepping");
@@ -105,15 +169,44 @@
     box.querySelector(".rv-moves").addEventListener("click", pick);
     var timeline = box.querySelector(".rv-timeline");
     if (timeline) timeline.addEventListener("click", pick);
-    slider.addEventListener("input", function () { show(Number(slider.value)); });
-    document.addEventListener("keydown", function (ev) {
-      if (!box.classList.contains("stepping") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-      if (ev.target.closest && ev.target.closest("input:not([type=range]), textarea, select")) return;
-      if (ev.key === "ArrowRight") { show(current + 1); ev.preventDefault(); }
-      else if (ev.key === "ArrowLeft") { show(current - 1); ev.preventDefault(); }
-      else if (ev.key === "Home") { show(0); ev.preventDefault(); }
-      else if (ev.key === "End") { show(last); ev.preventDefault(); }
-    });
+    var best = box.querySelector(".rv-best");  // the best line found: its link shows the position
+    if (best) best.addEventListener("click", pick);
+    slider.addEventListener("input", function () { stop(); show(Number(slider.value)); });
+
+    function onKey(ev) {
+      if (!box.classList.contains("stepping") || ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented) return;
+      var t = ev.target;
+      var inside = t && t.nodeType === 1 && box.contains(t);
+      var nowhere = !t || t === document.body || t === document.documentElement;
+      if (!inside && !(standalone && nowhere)) return;  // the page's keys are the page's
+      if (t.closest && t.closest("input:not([type=range]), textarea, select, summary")) return;
+      var to = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: last }[ev.key];
+      if (to === undefined) return;
+      stop();
+      show(to);
+      ev.preventDefault();
+    }
+    (standalone ? document : box).addEventListener("keydown", onKey);
+
+    // a swipe across the viewer steps (left: the next move); not on a table that scrolls sideways
+    var touch = null;
+    box.addEventListener("touchstart", function (ev) {
+      if (ev.touches.length !== 1) { touch = null; return; }
+      var wide = figure && figure.contains(ev.target) && figure.scrollWidth > figure.clientWidth + 2;
+      touch = wide || (ev.target.closest && ev.target.closest("input, .rv-moves")) ? null
+        : { x: ev.touches[0].clientX, y: ev.touches[0].clientY };
+    }, { passive: true });
+    box.addEventListener("touchend", function (ev) {
+      if (!touch || !ev.changedTouches.length) return;
+      var dx = ev.changedTouches[0].clientX - touch.x;
+      var dy = ev.changedTouches[0].clientY - touch.y;
+      touch = null;
+      if (Math.abs(dx) < 40 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+      stop();
+      box.classList.add("stepping");
+      show(current + (dx < 0 ? 1 : -1));
+    }, { passive: true });
+
     var m = /^#move-(\d+)$/.exec(location.hash);
     show(m ? Number(m[1]) : 0, true);
   }

@@ -3,7 +3,8 @@
 Two drawings share one grid: a pile at grid ``(row, col)`` is a card-shaped
 rectangle whose top-left corner is at ``(MARGIN_X + col * PITCH_X, MARGIN_Y + row * PITCH_Y)``.
 
-* :func:`layout_svg` draws a reconstruction from ``corpus/layouts``: every pile with its
+* :func:`layout_svg` draws a reconstruction from ``corpus/layouts`` (as the engine's
+  :class:`~replay.engine.edition.LayoutPlan`): every pile with its
   name, what the text calls it (corner labels), its place in the dealing order (and in
   later deals when they differ), foundations with their base (A builds up, K builds
   down) and suit where the default arrangement fixes it, stock, waste and reserves,
@@ -17,10 +18,11 @@ precision, dictionaries are walked in layout order, and nothing depends on time.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Iterable, Mapping, Sequence
 
-from replay.corpus.models import LayoutSpec
+from replay.engine.edition import LayoutPlan
 
 CARD_W, CARD_H = 62, 86
 PITCH_X, PITCH_Y = 84, 116
@@ -85,10 +87,10 @@ class Grid:
         return MARGIN_Y + (row - self.min_row) * PITCH_Y
 
 
-def _open(width: float, height: float, label: str, cls: str) -> list[str]:
+def _open(width: float, height: float, label: str, cls: str, role: str = "img") -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" viewBox="0 0 {_n(width)} {_n(height)}" '
-        f'width="{_n(width)}" height="{_n(height)}" role="img" aria-label="{escape(label)}" '
+        f'width="{_n(width)}" height="{_n(height)}" role="{role}" aria-label="{escape(label)}" '
         f'font-family="Roboto, Helvetica, Arial, sans-serif">',
         f"<title>{escape(label)}</title>",
         '<defs><pattern id="back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
@@ -124,7 +126,7 @@ def _card(x: float, y: float, role: str, *, stroke: str | None = None, width: fl
             f'stroke="{stroke or default_stroke}" stroke-width="{_n(width)}"{dash}/>')
 
 
-def layout_svg(spec: LayoutSpec, *, suits: Mapping[str, str] | None = None, title: str | None = None) -> str:
+def layout_svg(spec: LayoutPlan, *, suits: Mapping[str, str] | None = None, title: str | None = None) -> str:
     """The diagram of one reconstruction.
 
     ``suits`` maps foundation names to the suit letter the default arrangement gives them
@@ -240,23 +242,27 @@ def table_parts(
     """
     foundation_suits = foundation_suits or {}
     grid = Grid(list(zip(rows, cols)))
-    head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table"))
-    groups = [_pile_group(name, role, grid.x(col), grid.y(row), list(piles.get(name, ())),
+    # a group of piles, each an image named by its cards (as `replay show` tells them), for screen readers
+    head = "\n".join(_open(grid.width, grid.height - 8, label, "replay-table", role="group"))
+    groups = [_pile_group(name, role, grid.x(col), grid.y(row), tuple(piles.get(name, ())),
                           foundation_suits.get(name), name == src, name == dst)
               for name, role, row, col in zip(names, roles, rows, cols)]
     return head, groups, "</svg>"
 
 
-def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit: str | None, is_src: bool,
+@lru_cache(maxsize=65536)
+def _pile_group(name: str, role: str, x: float, y: float, cards: tuple[str, ...], suit: str | None, is_src: bool,
                 is_dst: bool) -> str:
-    """One container of :func:`table_svg` as an SVG group."""
+    """One container of :func:`table_svg` as an SVG group (a pure function: a game's steps share most of
+    their groups, and the site draws thousands of steps, so each is drawn once)."""
     stroke, width = None, 1.5
     if is_src:
         stroke, width = "#ef6c00", 4.0
     elif is_dst:
         stroke, width = "#1e88e5", 4.0
     cls = f"pile role-{role}" + (" src" if is_src else "") + (" dst" if is_dst else "")
-    out = [f'<g class="{cls}" data-name="{escape(name)}">']
+    out = [f'<g class="{cls}" data-name="{escape(name)}" role="img" '
+           f'aria-label="{escape(pile_words(name, role, cards, suit, is_src, is_dst))}">']
     cx = x + CARD_W / 2
     if role == "stock":
         if cards:
@@ -272,16 +278,40 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: list[str], suit
         out.append(_card(x, y, fill_role, stroke=stroke, width=width))
         face, colour = card_text(cards[-1])
         out.append(_text(cx, y + 50, face, size=22, weight="bold", fill=colour, cls="card"))
-        out.append(_text(x + 5, y + 14, face, size=10, anchor="start", fill=colour))
-        if len(cards) > 1:
-            under = " ".join(card_text(c)[0] for c in cards[-4:-1])
-            out.append(_text(cx, y + 72, under, size=8, fill="#607d8b"))
+        out.append(_text(x + 5, y + 14, face, size=11, anchor="start", fill=colour))
+        if len(cards) > 1:  # the cards beneath, as many as fit the card's width at a legible size
+            beneath = [card_text(c)[0] for c in cards[-4:-1]]
+            while len(beneath) > 1 and len(" ".join(beneath)) > 9:
+                beneath.pop(0)
+            out.append(_text(cx, y + 74, " ".join(beneath), size=11, fill="#455a64", cls="under"))
     else:
         out.append(_card(x, y, role if role != "stock" else "waste", stroke=stroke or "#b0bec5", width=width,
                          dashed=True))
         if role == "foundation" and suit:
             out.append(_text(cx, y + 50, SUIT_SYMBOL[suit], size=20,
                              fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
-    out.append(_text(cx, y + CARD_H + 13, f"{name} · {len(cards)}", size=10, fill="#455a64"))
+    out.append(_text(cx, y + CARD_H + 14, f"{name} · {len(cards)}", size=12, fill="#37474f", cls="name"))
     out.append("</g>")
     return "\n".join(out)
+
+
+def pile_words(name: str, role: str, cards: Sequence[str], suit: str | None = None, is_src: bool = False,
+               is_dst: bool = False) -> str:
+    """A container in words, for screen readers: ``p3, pile, 3 cards, Q♠ on top, beneath it 10♥ 2♣``."""
+    kind = ROLE_STYLE.get(role, ("", "", role))[2]
+    n = len(cards)
+    words = [name, kind, f"{n} card" + ("" if n == 1 else "s")]
+    if role == "stock":
+        pass  # face down: only the count
+    elif cards:
+        words.append(f"{card_text(cards[-1])[0]} on top")
+        if n > 1:
+            words.append("beneath it " + " ".join(card_text(c)[0] for c in reversed(cards[:-1][-12:]))
+                         + (" …" if n > 13 else ""))
+    elif role == "foundation" and suit:
+        words.append(f"for {SUIT_NAME[suit]}")
+    if is_src:
+        words.append("the move took a card from here")
+    if is_dst:
+        words.append("the move put a card here")
+    return ", ".join(words)

@@ -362,10 +362,10 @@ def _callee(e: ast.expr) -> str | None:
 # ----------------------------------------------------------------------------- the shipped index
 
 #: the project root of a checkout (``tests/`` and ``data/`` beside ``replay/``)
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 #: the generated index, committed like ``data/coverage.json``; the wheel carries it as ``replay/_data/``
 INDEX = PROJECT / "data" / "testindex.json"
-INSTALLED_INDEX = Path(__file__).resolve().parent / "_data" / "testindex.json"
+INSTALLED_INDEX = Path(__file__).resolve().parents[1] / "_data" / "testindex.json"
 INDEX_FORMAT = "replay-testindex/1"
 
 
@@ -405,14 +405,25 @@ def read_index(path: Path) -> dict[str, list[TestRef]] | None:
 FROM_TESTS, FROM_INDEX, FROM_NOWHERE = "tests", "index", "none"
 
 
+def is_checkout(root: Path | str) -> bool:
+    """Whether ``root`` is a checkout of this project (its ``pyproject.toml`` names the distribution and a
+    ``tests`` directory lies beside it).  An installed copy's root is ``site-packages``, whose other
+    packages' test files are not ours (a sloppy distribution may even install a ``tests`` package there)."""
+    root = Path(root)
+    try:
+        project = (root / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return (root / "tests").is_dir() and re.search(r'(?m)^name\s*=\s*"patience-replay"', project) is not None
+
+
 def clause_tests(root: Path | str = PROJECT) -> tuple[dict[str, list[TestRef]], str]:
     """(clause ID -> tagged tests, where they came from).
 
     From the test files when ``root`` has them (a checkout); else from the index shipped with the
     package (an installed wheel carries no tests); else nothing, and the caller must say so.
     """
-    scan, _ = _test_dir(Path(root))
-    if scan.is_dir() and find_test_files(root):
+    if is_checkout(root) and find_test_files(root):
         return tagged_tests(root), FROM_TESTS
     for path in (INSTALLED_INDEX, INDEX):
         index = read_index(path)
@@ -433,4 +444,4 @@ def source_note(source: str) -> str | None:
 
 
 __all__ = ["TestRef", "tagged_tests", "excuse_checks", "all_tests", "scan_source", "find_test_files", "unreadable",
-           "clause_tests", "index_json", "read_index", "source_note"]
+           "clause_tests", "index_json", "read_index", "source_note", "is_checkout"]

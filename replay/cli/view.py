@@ -8,27 +8,16 @@ or the analysis file does not belong to it; 2 usage or I/O error.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 
-from replay.log.commands import Format
+from replay.cli.common import Format, fail, note_missing_fast_core, read_log
 
 EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
                    "2 usage or I/O error.")
-
-
-def _fail(message: str, code: int = 2) -> None:
-    from replay.cli import fail  # at call time: replay.cli imports this module
-
-    fail(message, code)
-
-
-def _read(log: str) -> tuple[bytes, str]:
-    from replay.log.commands import _read as read
-
-    return read(log)
 
 
 def _output(out: Path, log: str, force: bool, option: str, *others: Path | None) -> Path:
@@ -39,7 +28,7 @@ def _output(out: Path, log: str, force: bool, option: str, *others: Path | None)
         inputs = [p for p in (log, *others) if p is not None and str(p) != "-"]  # the command's inputs
         return check_target(out, inputs=inputs, force=force)
     except WriteRefused as e:
-        _fail(f"{option}: {e.message}")
+        fail(f"{option}: {e.message}")
         raise  # unreachable
 
 
@@ -49,12 +38,12 @@ def _save(out: Path, text: str, option: str) -> None:
     try:
         atomic_write(out, text.encode("utf-8"))
     except OSError as e:
-        _fail(f"{option} {out}: cannot write: {e.strerror or e}")
+        fail(f"{option} {out}: cannot write: {e.strerror or e}")
 
 
 def default_rules_url() -> str | None:
     """The rules site's address: ``site_url`` of the project's ``mkdocs.yml`` when it names one."""
-    from replay.site.data import ROOT
+    from replay.paths import ROOT
 
     try:
         text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
@@ -68,11 +57,11 @@ def _budget(nodes: int | None, seconds: float | None) -> Any:
     from replay.solver.search import Budget
 
     if nodes is not None and nodes < 0:
-        _fail("--nodes must be 0 (no limit) or more")
+        fail("--nodes must be 0 (no limit) or more")
     if seconds is not None and seconds <= 0:
-        _fail("--seconds must be positive")
+        fail("--seconds must be positive")
     if not nodes and seconds is None:
-        _fail("a budget is needed: --nodes N (N > 0) or --seconds S")
+        fail("a budget is needed: --nodes N (N > 0) or --seconds S")
     return Budget(nodes=nodes or None, seconds=seconds)
 
 
@@ -83,22 +72,55 @@ def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
 
     from pydantic import ValidationError
 
-    from replay.view.analyse import AnalysisDoc
+    from replay.solver.analyse import AnalysisDoc
 
     try:
         data = path.read_bytes()
     except OSError as e:
-        _fail(f"--analysis {path}: cannot read: {e.strerror or e}")
+        fail(f"--analysis {path}: cannot read: {e.strerror or e}")
     try:
         doc = AnalysisDoc.model_validate_json(data)
     except ValidationError as e:
         err = e.errors(include_url=False)[0]
         where = ".".join(str(x) for x in err["loc"]) or "$"
-        _fail(f"--analysis {path}: not an analysis of `replay analyse`: {where}: {err['msg']}", 1)
+        fail(f"--analysis {path}: not an analysis of `replay analyse`: {where}: {err['msg']}", 1)
     if doc.log_sha256 != hashlib.sha256(raw).hexdigest():
-        _fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
+        fail(f"--analysis {path}: it was made from another log (or another version of this one): its log_sha256 "
               "differs", 1)
     return json.loads(data)
+
+
+@contextmanager
+def _analysis_progress(total: int) -> Iterator[tuple[Callable[[int], None], Callable[[str, float], None]]]:
+    """A progress bar on standard error for ``analyse``: positions decided, time so far, and the time left
+    counted as :class:`replay.solver.analyse.Estimate` counts it (the slow positions at their own pace)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from replay.solver.analyse import Estimate
+
+    est = Estimate(total)
+    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[left]}"), TextColumn("(Ctrl-C stops)"), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("analysing", total=total, left="")
+
+        def shown() -> str:
+            left = est.left()
+            if left is None:
+                return ""
+            m, s = divmod(int(left + 0.5), 60)
+            return f"at most {m}:{s:02d} left" if est.decided < total else ""
+
+        def advance(n: int) -> None:
+            est.advance(n)
+            bar.update(task, advance=n, left=shown())
+
+        def searched(status: str, seconds: float) -> None:
+            est.searched(status, seconds)
+            bar.update(task, left=shown())
+
+        yield advance, searched
 
 
 def register(app: typer.Typer) -> None:
@@ -109,7 +131,7 @@ def register(app: typer.Typer) -> None:
         log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input (then give -o)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="The HTML file to write (default: the log's name with .html, "
-                                                "beside it)."),
+                                                "beside it; -: standard output)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
         analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE",
                                                 help="Show the verdicts of replay analyse --format json (or its "
@@ -128,15 +150,17 @@ def register(app: typer.Typer) -> None:
         refuse is marked, with the clause it breaks in the diplomatic text and in translation.  The
         file needs no server and fetches nothing: it opens from disk.
         """
+        from replay.cli.common import to_stdout
         from replay.view.model import replay_log
         from replay.view.render import standalone_page
 
-        raw, name = _read(log)
+        raw, name = read_log(log)
+        stdout = to_stdout(out)  # -o -: the page on standard output, as in curl
         if out is None:
             if log == "-":
-                _fail("reading standard input: give -o FILE")
+                fail("reading standard input: give -o FILE (or -o - for standard output)")
             out = Path(log).with_suffix(".html")
-        target = _output(out, log, force, "-o", analysis)
+        target = out if stdout else _output(out, log, force, "-o", analysis)
         v = replay_log(raw, name)
         if v.game is None or v.verdict == "error":
             from replay.log.report import report_lines
@@ -151,18 +175,30 @@ def register(app: typer.Typer) -> None:
 
             readings = analyse(raw, name)
         base = rules_url if rules_url is not None else default_rules_url()
+        if base:
+            from replay.view.render import url_problem
+
+            problem = url_problem(base)
+            if problem:
+                fail(f"--rules-url {base!r}: {problem}" if rules_url is not None
+                     else f"mkdocs.yml: site_url {base!r}: {problem}")
         if base and "://" not in base and Path(base).is_dir():  # a site built on disk (mkdocs build)
             base = Path(base).resolve().as_uri()
         page = standalone_page(v, base or None, doc, readings, title=Path(name).name)
-        _save(target, page, "-o")
+        if stdout:
+            typer.echo(page, nl=False)
+        else:
+            _save(target, page, "-o")
         what = f"{len(v.steps) - 1} of {len(v.moves)} moves"
         if v.refused is not None:
             # counted from 1 as the viewer counts; the JSON path is the log's own index (validate's)
-            what += f"; move {v.refused.n} ($.moves[{v.refused.n - 1}]) is refused" + (f" ({v.refused.problem.clause})"
-                                                          if v.refused.problem.clause else "")
+            from replay.log.locate import move_ref
+
+            what += f"; {move_ref(v.refused.n - 1)} is refused" + (f" ({v.refused.problem.clause})"
+                                                                   if v.refused.problem.clause else "")
         elif v.verdict != "valid" and v.problem is not None:
             what += f"; {v.verdict}: {v.problem.message}"
-        typer.echo(f"wrote {target} ({what})", err=True)
+        typer.echo(f"wrote {'standard output' if stdout else target} ({what})", err=True)
         if not base:
             typer.echo("replay: note: the clauses are quoted, not linked: mkdocs.yml names no site_url; give "
                        "--rules-url URL (or the folder of a site built with mkdocs build)", err=True)
@@ -178,7 +214,8 @@ def register(app: typer.Typer) -> None:
                                                      "the machine and its load)."),
         fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="Also write the JSON document here (for replay view --analysis)."),
+                                           help="Also write the JSON document here (for replay view --analysis; "
+                                                "-: on standard output, instead of the text)."),
         force: bool = typer.Option(False, "--force", help="Replace FILE when it exists (never the log itself)."),
     ) -> None:
         """For each position of a log, whether the game could still be won from there.
@@ -187,19 +224,35 @@ def register(app: typer.Typer) -> None:
         winning line, shown), unwinnable (its search was exhaustive) or unknown within the
         budget: the solver does not guess.  Positions are not all searched: a winnable
         position makes every earlier one winnable, an unwinnable one every later one
-        unwinnable; such verdicts are marked inferred.  The summary names the move after
-        which the game could no longer be won.  A progress bar is shown on a terminal.
+        unwinnable; such verdicts are marked inferred.  Each verdict says what it rests on (a
+        winning line, an exhaustive search, the proof of loss named).  The summary names the move
+        after which the game could no longer be won, and the best line the solver found (the most
+        cards home) against the cards the game as played brought home.  A progress bar is shown on
+        a terminal, with the time left at most; Ctrl-C ends the analysis with what is known
+        (written, as with -o, and "interrupted after N of M positions"; exit 130).
         """
         import json
+        import signal
         import sys
 
+        from replay.cli.common import to_stdout
         from replay.engine.errors import ReplayError
-        from replay.solver.table import progress_bar
-        from replay.view.analyse import analyse_bytes, text_lines
+        from replay.solver.analyse import analyse_bytes, text_lines
 
         budget = _budget(nodes, seconds)
-        raw, name = _read(log)
-        target = _output(out, log, force, "-o") if out is not None else None
+        note_missing_fast_core()
+        raw, name = read_log(log)
+        stdout = to_stdout(out)  # -o -: the JSON document on standard output, instead of the text
+        target = _output(out, log, force, "-o") if out is not None and not stdout else None
+        asked: list[int] = []  # Ctrl-C: the search under way ends, and what is known is written
+
+        def stop(signum: int, frame: object) -> None:
+            asked.append(signum)
+
+        try:
+            previous = signal.signal(signal.SIGINT, stop)
+        except ValueError:  # not the main thread: Ctrl-C behaves as usual
+            previous = None
         try:
             if sys.stderr.isatty():
                 from replay.log.validate import parse
@@ -208,19 +261,27 @@ def register(app: typer.Typer) -> None:
                     total = len(parse(raw).moves) + 1
                 except Exception:  # noqa: BLE001 - analyse_bytes says what is wrong
                     total = 1
-                with progress_bar(total, "analysing") as advance:
-                    doc = analyse_bytes(raw, name, budget, advance)
+                with _analysis_progress(total) as (advance, searched):
+                    doc = analyse_bytes(raw, name, budget, advance, lambda: bool(asked), searched)
             else:
-                doc = analyse_bytes(raw, name, budget)
+                doc = analyse_bytes(raw, name, budget, should_stop=lambda: bool(asked))
         except ReplayError as e:
-            _fail(e.one_line(), 1)
+            fail(e.one_line(), 1)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         if target is not None:
             _save(target, text, "-o")
-        if fmt is Format.json:
+        if fmt is Format.json or stdout:
             typer.echo(text, nl=False)
         else:
             for line in text_lines(doc):
                 typer.echo(line)
+        if doc.get("interrupted"):
+            typer.echo(f"replay: analyse: interrupted after {doc['decided']} of {len(doc['positions'])} positions; "
+                       "the positions not decided are marked not-searched"
+                       + (f"; what is known is written to {target}" if target is not None else ""), err=True)
+            raise typer.Exit(130)
         if target is not None:
             typer.echo(f"wrote {target}", err=True)

@@ -1,4 +1,4 @@
-"""Commands of this area (registered by replay.cli): ``replay solve`` and ``replay stats``.
+"""``replay solve`` and ``replay stats``: the solver and the win-rate tables on the command line.
 
 Heavy imports stay inside the command functions so that ``replay --help`` is fast.
 """
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from replay.log.commands import Format, ruling_options  # one --format, one --ruling for every command
+from replay.cli.common import Format, fail, note_missing_fast_core, ruling_options  # one --format, one --ruling for every command
 
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 EXIT_UNWINNABLE, EXIT_UNKNOWN = 3, 4
 
 
-def _fail(message: str, code: int = 2) -> None:
-    from replay.cli import fail  # at call time: replay.cli imports this module
+def _cpus() -> int:
+    import os
 
-    fail(message, code)
+    return os.cpu_count() or 1
 
 
 def _command(*parts: object, **options: object) -> str:
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
                                                 help="Budget: seconds (machine-dependent)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="Write the won log to FILE (default: standard output)."),
+                                           help="Write the won log to FILE (default, or -: standard output)."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists (never the input log)."),
     ) -> None:
         """Search for a winning line and write it as a complete log.
@@ -113,53 +113,58 @@ def register(app: typer.Typer) -> None:
         from replay.solver.version import code_version
 
         if nodes is not None and nodes < 0:
-            _fail("--nodes must be 0 (no limit) or more")
+            fail("--nodes must be 0 (no limit) or more")
         if seconds is not None and seconds <= 0:
-            _fail("--seconds must be positive")
+            fail("--seconds must be positive")
+        from replay.cli.common import to_stdout
+
+        if to_stdout(out):  # -o -: standard output, as in curl
+            out = None
         if log is not None and game is None and not log.exists():
             from replay.games.catalog import MODULES
 
             if str(log) in MODULES:  # `replay solve GAME --seed N`, as `replay stats GAME`
                 game, log = str(log), None
             else:
-                _fail(f"{log}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
+                fail(f"{log}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
         if log is not None and (game or seed is not None or variant or ruling):
-            _fail("give either a log or --game with --seed, not both")
+            fail("give either a log or --game with --seed, not both")
         if seed is not None and seed > 2**64 - 1:
-            _fail("--seed must be below 2^64: the shuffle's state has 64 bits")
+            fail("--seed must be below 2^64: the shuffle's state has 64 bits")
         if out is not None:  # before the search: a bad output path costs nothing
             from replay.fsio import WriteRefused, check_target
 
             try:
                 check_target(out, inputs=[log] if log is not None else [], force=force)
             except WriteRefused as e:
-                _fail(e.message)
+                fail(e.message)
         try:
             if log is not None:
-                from replay.log.commands import _read  # the size cap and I/O errors (exit 2) of validate
+                from replay.cli.common import read_log  # the size cap and I/O errors (exit 2) of validate
 
-                loaded = L.load_bytes(*_read(str(log)))
+                loaded = L.load_bytes(*read_log(str(log)))
                 g, deck, before, table = loaded.game, loaded.deck, loaded.steps, loaded.table
                 source = f"replay solve, from {log.name}"
                 if isinstance(loaded.data.get("meta"), dict) and "source" in loaded.data["meta"]:
                     source += f" ({loaded.data['meta']['source']})"
             else:
                 if game is None or seed is None:
-                    _fail("give a log, or --game and --seed")
-                if seed < 0:  # type: ignore[operator]
-                    _fail("--seed must be a non-negative integer")
+                    fail("give a log, or --game and --seed")
+                if seed < 0:
+                    fail("--seed must be a non-negative integer")
                 from replay.games.catalog import create
 
                 try:
-                    g = create(game, variant, ruling_options(ruling))  # type: ignore[arg-type]
+                    g = create(game, variant, ruling_options(ruling))
                 except (UnknownName, BadCombination) as e:
-                    _fail(e.one_line(), 2)
-                deck = g.deck_from_seed(seed)  # type: ignore[arg-type]
+                    fail(e.one_line(), 2)
+                deck = g.deck_from_seed(seed)
                 before, table = [], g.new_table(deck)
                 source = f"replay solve, seed {seed}"
         except ReplayError as e:
-            _fail(e.one_line(), 1)
+            fail(e.one_line(), 1)
         budget = Budget(nodes=nodes or None, seconds=seconds)
+        note_missing_fast_core()
         r = _solve_interruptibly(g, table, budget)
         core = ", fast core" if r.core == "c" else ""
         facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; budget {budget.describe()}"
@@ -192,7 +197,7 @@ def register(app: typer.Typer) -> None:
             try:
                 write_text(out, text, inputs=[log] if log is not None else [], force=force)
             except WriteRefused as e:
-                _fail(e.message)
+                fail(e.message)
             typer.echo(f"won in {len(line)} moves ({facts}); log written to {out}", err=True)
         else:
             typer.echo(text, nl=False)
@@ -225,7 +230,8 @@ def register(app: typer.Typer) -> None:
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="Write to FILE: with GAME the figures as JSON (a row for --also); "
-                                                "with --table the data file; with --page the Markdown page."),
+                                                "with --table the data file; with --page the Markdown page (-: "
+                                                "standard output, instead of the text)."),
         page: Optional[Path] = typer.Option(None, "--page", metavar="FILE",
                                             help="Render the results page from this data file."),
         also: List[Path] = typer.Option([], "--also", metavar="FILE",
@@ -251,20 +257,25 @@ def register(app: typer.Typer) -> None:
         from replay.engine.errors import ReplayError
 
         if deals < 1 or ruling_deals < 1:
-            _fail("--deals and --ruling-deals must be at least 1")
+            fail("--deals and --ruling-deals must be at least 1")
         if seed < 0:
-            _fail("--seed must be a non-negative integer")
+            fail("--seed must be a non-negative integer")
         if workers is not None and workers < 1:
-            _fail("--workers must be at least 1")
+            fail("--workers must be at least 1")
         if nodes is not None and nodes < 0:
-            _fail("--nodes must be 0 (no limit) or more")
+            fail("--nodes must be 0 (no limit) or more")
         if seconds is not None and seconds <= 0:
-            _fail("--seconds must be positive")
+            fail("--seconds must be positive")
         if (nodes is None or nodes == 0) and seconds is None:
-            _fail("a budget is needed: --nodes or --seconds")
+            fail("a budget is needed: --nodes or --seconds")
         modes = sum([game is not None, table, page is not None])
         if modes != 1:
-            _fail("give one of: GAME, --table, --page FILE")
+            fail("give one of: GAME, --table, --page FILE")
+        from replay.cli.common import to_stdout
+
+        stdout = to_stdout(out) or to_stdout(json_out)  # -o -: what FILE would hold goes to standard output
+        if stdout:
+            out = json_out = None
         # options that would do nothing in the mode chosen are refused, not ignored
         given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
                  "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
@@ -279,7 +290,7 @@ def register(app: typer.Typer) -> None:
                                    "--seconds", "--no-greedy", "--format", "--json"}))
         idle = [name for name, on in given.items() if on and name not in allowed]
         if idle:
-            _fail(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} nothing with {mode}")
+            fail(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} nothing with {mode}")
         from replay.fsio import WriteRefused, check_target, write_text
 
         inputs = [p for p in [page, compare, merge_into, *also] if p is not None]
@@ -291,9 +302,15 @@ def register(app: typer.Typer) -> None:
                     check_target(target, inputs=[] if updating else inputs, force=force, update=updating,
                                  make_parents=False)
         except WriteRefused as e:
-            _fail(e.message)
+            fail(e.message)
         if seed + deals - 1 > 2**64 - 1:
-            _fail("--seed: the seeds SEED … SEED+DEALS-1 must be below 2^64 (the shuffle's state has 64 bits)")
+            fail("--seed: the seeds SEED … SEED+DEALS-1 must be below 2^64 (the shuffle's state has 64 bits)")
+        if page is None and (scheduler is not None or (workers or _cpus()) > 1):
+            from replay.solver.stats import dask_missing
+
+            hint = dask_missing()  # the `stats` extra: asked before the work, as the output path is
+            if hint:
+                fail(hint)
         if page is not None:
             from replay.solver import table as T
 
@@ -302,35 +319,36 @@ def register(app: typer.Typer) -> None:
                                      T.load(compare) if compare is not None else None,
                                      _command(page=page, compare=compare, also=list(also), out=out))
             except OSError as e:
-                _fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
+                fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
             except (ValueError, KeyError) as e:  # the file is read, and rejected: 1, as the help says
-                _fail(f"cannot render {page}: {e}", 1)
-            if out is None:
+                fail(f"cannot render {page}: {e}", 1)
+            if out is None:  # none, or -o -
                 typer.echo(text, nl=False)
             else:
                 try:
                     write_text(out, text, inputs=inputs, force=force)
                 except WriteRefused as e:
-                    _fail(e.message)
+                    fail(e.message)
                 typer.echo(f"wrote {out}", err=True)
             return
         if table:
             from replay.solver import table as T
 
-            if out is None:
-                _fail("--table needs --out FILE (the data file)")
+            if out is None and not stdout:
+                fail("--table needs --out FILE (the data file; -: standard output)")
             if merge_into is not None and not only:
-                _fail("--merge-into needs --only GAME")
+                fail("--merge-into needs --only GAME")
             from replay.games.catalog import MODULES
 
             for g in only:
                 if g not in MODULES:
-                    _fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 2)
+                    fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 2)
             try:
                 full = T.load(merge_into) if merge_into is not None else None
             except (OSError, ValueError) as e:
-                _fail(f"cannot read {merge_into}: {e}")
+                fail(f"cannot read {merge_into}: {e}")
             try:
+                note_missing_fast_core()
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
                                    seconds=seconds, workers=workers, greedy=not no_greedy,
                                    command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
@@ -340,18 +358,24 @@ def register(app: typer.Typer) -> None:
                                                     out=out),
                                    progress=True, games=list(only) or None, scheduler=scheduler)
             except ReplayError as e:
-                _fail(e.one_line(), 1)
+                fail(e.one_line(), 1)
             except OSError as e:
-                _fail(f"--scheduler {scheduler}: {e}")
+                fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
+                      else f"cannot run the local cluster: {e}")
             if full is not None:
                 try:
                     data = T.merge(full, data)
                 except (KeyError, ValueError) as e:
-                    _fail(f"cannot merge into {merge_into}: {e}")
+                    fail(f"cannot merge into {merge_into}: {e}")
+            if out is None:  # -o -
+                import json
+
+                typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+                return
             try:
-                T.save(data, out, inputs=[] if updating else inputs, force=force, update=updating)  # type: ignore[arg-type]
+                T.save(data, out, inputs=[] if updating else inputs, force=force, update=updating)
             except WriteRefused as e:
-                _fail(e.message)
+                fail(e.message)
             typer.echo(f"wrote {out}", err=True)
             return
 
@@ -361,12 +385,12 @@ def register(app: typer.Typer) -> None:
 
         chosen = ruling_options(ruling)
         if json_out is not None and out is not None:
-            _fail("--json is the old name of --out: give one of them")
+            fail("--json is the old name of --out: give one of them")
         json_out = json_out or out
         try:
             create(game, variant, chosen)  # type: ignore[arg-type]
         except ReplayError as e:  # an unknown game, variant or ruling, or a combination that does not exist
-            _fail(e.one_line(), 2)
+            fail(e.one_line(), 2)
         form = S.Form(game, tuple(variant), tuple(sorted(chosen.items())))  # type: ignore[arg-type]
         jobs = [(form, s) for s in range(seed, seed + deals)]
         import time
@@ -376,11 +400,13 @@ def register(app: typer.Typer) -> None:
         version, head = code_version(), commit()  # the code that runs, not the code at the end (as the table)
         t0 = time.perf_counter()
         try:
+            note_missing_fast_core()
             with progress_bar(len(jobs), form.label) as advance:
                 results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
                                 scheduler=scheduler)
         except OSError as e:
-            _fail(f"--scheduler {scheduler}: {e}" if scheduler else f"cannot run the local cluster: {e}")
+            fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
+                  else f"cannot run the local cluster: {e}")
         summary = S.summarize(results)
         import datetime as dt
         import os
@@ -393,7 +419,7 @@ def register(app: typer.Typer) -> None:
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),
                        budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())
-        if fmt is Format.json:
+        if fmt is Format.json or stdout:
             import json
 
             typer.echo(json.dumps(summary, indent=1))
@@ -405,4 +431,4 @@ def register(app: typer.Typer) -> None:
             try:
                 write_text(json_out, json.dumps(summary, indent=1) + "\n", force=force)
             except WriteRefused as e:
-                _fail(e.message)
+                fail(e.message)

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from replay.log.commands import Format  # one --format text|json for every command
+from replay.cli.common import Format  # one --format text|json for every command
 
 
 def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:
@@ -21,6 +21,8 @@ def _wrap(label: str, text: str | None, width: int = 100) -> list[str]:
 
 
 def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
+    from replay.trace.core import witness_lines
+
     head = f"{rec['id']}  {rec['game']}" + (f" / {rec['variant']}" if rec["variant"] else "") + f", {rec['kind']}"
     lines = [head + (f"  ({score})" if score else "")]
     lines += _wrap("verbatim:", rec["verbatim"])
@@ -28,6 +30,7 @@ def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
         lines += _wrap("diplomatic:", rec["diplomatic"])
     lines += _wrap("modern:", rec["modern"])
     lines += _wrap("translation:", rec["translation"])
+    lines += witness_lines(rec, rec.get("match"))  # Cadogan's words: the passage the query matched first
     for a in rec["ambiguities"]:
         readings = ", ".join(r["id"] + (" (default)" if r["id"] == a["default"] else "") for r in a["readings"])
         switch = f"ruling {a['ruling']}" if a["ruling"] else a["status"]
@@ -66,7 +69,7 @@ def trace_command(
     (modern spelling) and translation.  Exit 0 when something matched (or one clause is clearly the
     best match of a paraphrase); 1 when nothing did (the nearest clauses are suggested).
     """
-    from replay.trace.core import clause_record, function_record, trace
+    from replay.trace.core import clause_record, function_record, match_record, trace
 
     q = " ".join(query)
     if not q.strip():
@@ -96,7 +99,7 @@ def trace_command(
         records = []
         for h in result.hits:
             rec = clause_record(h.clause, with_examples=examples)
-            rec["match"] = {"score": round(min(h.score, 100.0), 1), "layer": h.layer, "exact": h.exact}
+            rec["match"] = match_record(h)  # a match in the English witness names its passage
             records.append(rec)
         if format is Format.json:
             doc: dict[str, Any] = {"query": q, "kind": result.kind}
@@ -137,7 +140,7 @@ def trace_command(
 
 def _tests_note() -> None:
     """Say on standard error when the tests are not installed (the tags then come from the shipped index)."""
-    from replay.testindex import clause_tests, source_note
+    from replay.trace.testindex import clause_tests, source_note
     from replay.trace.core import ROOT
 
     note = source_note(clause_tests(ROOT)[1])
@@ -159,17 +162,18 @@ def coverage_command(
     report = coverage_report()
     _tests_note()
     if update:
-        from replay.fsio import WriteRefused, write_text
-        from replay.testindex import FROM_TESTS, INDEX, clause_tests, index_json
+        from replay.fsio import WriteRefused, write_texts
+        from replay.trace import testindex
+        from replay.trace.testindex import FROM_TESTS, clause_tests, index_json
         from replay.trace.core import ROOT
 
         if clause_tests(ROOT)[1] != FROM_TESTS:
             typer.echo("replay: --update needs a checkout with its tests/ (the snapshots are made from them)",
                        err=True)
             raise typer.Exit(2)
-        try:  # updating the snapshots is the purpose of --update: written atomically, no --force needed
-            write_text(SNAPSHOT, report_json(report), update=True, make_parents=True)
-            write_text(INDEX, index_json(ROOT), update=True, make_parents=True)
+        try:  # updating the snapshots is the purpose of --update: written together, no --force needed
+            write_texts([(SNAPSHOT, report_json(report)), (testindex.INDEX, index_json(ROOT))], update=True,
+                        make_parents=True)
         except WriteRefused as e:
             typer.echo(f"replay: {e.message}", err=True)
             raise typer.Exit(2) from None

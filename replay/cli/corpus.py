@@ -55,6 +55,9 @@ def corpus_export(
     if format != "tei":
         typer.echo(f"replay: unknown export format {format!r} (known: tei)", err=True)
         raise typer.Exit(2)
+    if out == "-":
+        typer.echo("replay: -o - (standard output) cannot hold one document per text: give a directory", err=True)
+        raise typer.Exit(2)
     try:
         paths = export(load(), Path(out))
     except OSError as e:
@@ -80,6 +83,9 @@ def corpus_schema(
 
     from replay.fsio import WriteRefused
 
+    if out == "-":
+        typer.echo("replay: -o - (standard output) cannot hold one schema per file: give a directory", err=True)
+        raise typer.Exit(2)
     try:
         paths = write_schemas(Path(out) if out else corpus_dir() / "schema")
     except WriteRefused as e:

@@ -7,30 +7,14 @@ malformed); 2 usage or I/O error.  See docs/log-format.md.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
+from replay.cli.common import Format, new_game, open_log, print_table, print_violation, usage
+
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from replay.engine.game import Game, Table
-    from replay.log.models import GameLog
     from replay.log.report import Report
-    from replay.log.validate import Instance
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-
-
-def _usage(message: str) -> None:
-    from replay.cli import fail  # at call time: replay.cli imports this module
-
-    fail(message, 2)
 
 
 # --------------------------------------------------------------------------- validate
@@ -63,12 +47,12 @@ def validate(
     from replay.log.runner import STDIN, collect
 
     if paths.count(STDIN) > 1:
-        _usage("'-' (standard input) may be given once")
+        usage("'-' (standard input) may be given once")
     if all_readings and lenient:
-        _usage("--lenient cannot be combined with --all-readings (which reports the first problem under each "
+        usage("--lenient cannot be combined with --all-readings (which reports the first problem under each "
                "reading set)")
     if all_readings and (quiet or jobs is not None):  # it reads the logs in one process and prints each
-        _usage(f"{'--quiet' if quiet else '--jobs'} does nothing with --all-readings")
+        usage(f"{'--quiet' if quiet else '--jobs'} does nothing with --all-readings")
     files, errors = collect(paths)
     if all_readings:
         raise typer.Exit(_all_readings(files, errors, until, fmt))
@@ -195,7 +179,7 @@ def show(
     from rich.console import Console
 
     from replay.log.describe import comment_text
-    from replay.log.locate import format_path
+    from replay.log.locate import move_ref
     from replay.log.validate import Replay
 
     o = open_log(log, step)
@@ -205,111 +189,16 @@ def show(
     print_table(console, name, o.inst.game, table, made, len(parsed.moves), codes, full)
     comment = parsed.moves[made - 1].comment if made else None
     if comment:
-        console.print(f"comment on move {made - 1}: {comment_text(comment)}", markup=False)
+        console.print(f"comment on {move_ref(made - 1)}: {comment_text(comment)}", markup=False)
     if o.report.problems:
         print_violation(o)
-        typer.echo(f"{name}: the table is shown before move {made}, the first illegal move", err=True)
+        typer.echo(f"{name}: the table is shown before {move_ref(made)}, the first illegal move", err=True)
         raise typer.Exit(1)
     if made < len(parsed.moves):
         nxt = Replay(parsed, name, data).written(made)
-        console.print(f"next: move {made} ({format_path(['moves', made])}) {nxt}", markup=False)
+        console.print(f"next: {move_ref(made)} {nxt}", markup=False)
     elif made == target:
         console.print(f"end of the log: {table.outcome()}", markup=False)
-
-
-@dataclass
-class Opened:
-    """A log read, parsed and replayed up to a step (by :func:`open_log`)."""
-
-    name: str  #: the file as named on the command line (``<stdin>`` for ``-``)
-    data: bytes
-    log: GameLog
-    inst: Instance
-    table: Table  #: the table after ``made`` moves
-    made: int  #: moves replayed: the step asked for, or the first illegal move
-    report: Report  #: the replay so far; its first problem is the illegal move that stopped it
-
-
-def open_log(path: str, step: Optional[int] = None) -> Opened:
-    """Read, parse and replay the log at ``path`` (``-``: standard input) up to ``step`` moves (None: all).
-
-    Bad input ends the command as ``validate`` reports it: a malformed log in one line on
-    standard error and exit 1; an unreadable file or a step beyond the log, exit 2.  An illegal
-    move stops the replay before it; the caller finds it in ``report.problems``.
-    """
-    from replay.log.report import report_lines
-    from replay.log.validate import Bad, Replay, check_bytes, internal_error, malformed, parse, replay_to
-
-    data, name = _read(path)
-    try:
-        parsed = parse(data)
-    except Bad:
-        for line in report_lines(check_bytes(data, name)):  # the malformed verdict, with line and column
-            typer.echo(line, err=True)
-        raise typer.Exit(1)
-    if step is not None and step > len(parsed.moves):
-        _usage(f"{name} has {len(parsed.moves)} moves; --step must be 0 to {len(parsed.moves)}")
-    try:
-        inst, table, made, report = replay_to(parsed, step)
-    except Bad as bad:
-        for line in report_lines(malformed(name, bad, Replay(parsed, name, data))):
-            typer.echo(line, err=True)
-        raise typer.Exit(1)
-    except Exception as e:  # noqa: BLE001 - never a traceback on the command line
-        for line in report_lines(internal_error(name, e)):
-            typer.echo(line, err=True)
-        raise typer.Exit(2)
-    return Opened(name, data, parsed, inst, table, made, report)
-
-
-def print_violation(o: Opened) -> None:
-    """The illegal move that stopped :func:`open_log`, on standard error, as ``validate`` shows it."""
-    from replay.log.report import Report, problem_lines
-    from replay.log.validate import Replay
-
-    p = o.report.problems[0]
-    Replay(o.log, o.name, o.data).place(p, ["moves", p.move] if p.move is not None else [])
-    for line in problem_lines(Report(file=o.name), p):
-        typer.echo(line, err=True)
-
-
-def print_table(console: "Console", name: str, game: Game, table: Table, made: int, total: int, codes: bool = False,
-                full: bool = False) -> None:
-    """What ``replay show`` prints of a table: the game, rulings and state, the drawing (and every pile)."""
-    from replay.games.catalog import rulings_for
-    from replay.log.render import draw, piles_listing, rich_style, state_line
-
-    style = rich_style if console.is_terminal else (lambda c, t: t)
-    form = game.id + (f" ({'+'.join(sorted(game.variants))})" if game.variants else "")
-    console.print(f"{name}: {form}, after move {made} of {total}", markup=False)
-    defs = rulings_for(game.id)
-    changed = {k: v for k, v in game.rulings.items() if defs[k].default != v}
-    if changed:
-        console.print("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-    console.print(f"layout {game.layout.spec.id}; {state_line(table)}", markup=False)
-    console.print()
-    for line in draw(table, codes, style):
-        console.print(line, markup=style is rich_style)
-    if full:
-        console.print()
-        for line in piles_listing(table, codes, style):
-            console.print(line, markup=style is rich_style)
-    console.print()
-
-
-def _read(path: str) -> tuple[bytes, str]:
-    from replay.log.models import MAX_BYTES
-    from replay.log.names import shown
-    from replay.log.runner import STDIN, read_stdin
-
-    if path == STDIN:
-        return read_stdin(), "<stdin>"
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(MAX_BYTES + 1), shown(path)
-    except OSError as e:
-        _usage(f"{shown(path)}: cannot read: {e.strerror or e}")
-        raise  # unreachable
 
 
 # --------------------------------------------------------------------------- deal
@@ -323,7 +212,7 @@ def deal(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
                                        help="Seed of the shuffle (default: a random one)."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                      help="Write the log to FILE (default: standard output), atomically."),
+                                      help="Write the log to FILE (default, or -: standard output), atomically."),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
     """Write a new log (header and shuffled deck, no moves) to standard output or a file.
@@ -331,9 +220,12 @@ def deal(
     The same seed gives the same deck: the shuffle (SplitMix64 and Fisher-Yates) is described in the
     log format's documentation.
     """
+    from replay.cli.common import to_stdout
     from replay.fsio import WriteRefused, check_target, write_text
     from replay.log.play import dumps
 
+    if to_stdout(out):  # -o -: standard output, as in curl
+        out = None
     try:
         if out is not None:  # before any work: a bad output path costs nothing
             check_target(out, force=force)
@@ -343,45 +235,8 @@ def deal(
             return
         write_text(out, dumps(log), force=force)
     except WriteRefused as e:
-        _usage(e.message)
+        usage(e.message)
     typer.echo(f"wrote {out}", err=True)
-
-
-def ruling_options(items: List[str]) -> dict[str, str]:
-    """The ``--ruling NAME=READING`` options of any command as a dict; a malformed one ends it (exit 2)."""
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, reading = item.partition("=")
-        if not sep or not name or not reading:
-            _usage(f"--ruling takes NAME=READING, not {item!r}")
-        out[name.strip()] = reading.strip()
-    return out
-
-
-def new_game(game: str, variants: List[str], rulings: List[str], seed: Optional[int], command: str = "replay deal"
-             ) -> tuple[Instance, dict[str, Any]]:
-    """The instance and the new log (header and deck of ``seed``, no moves) of ``replay deal``'s options
-    (``command`` names the command in ``meta.source``).
-
-    A bad option ends the command: one line on standard error, exit 2.  Without a seed a random
-    one is drawn; either way it is recorded in ``meta.seed``.
-    """
-    import secrets
-
-    from replay.log.play import new_log
-    from replay.log.validate import Bad, instance
-
-    readings = ruling_options(rulings)
-    try:
-        inst = instance(game, variants, readings)
-    except Bad as bad:
-        _usage(bad.message)
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    elif seed > 2**64 - 1:
-        _usage("--seed must be below 2^64: the shuffle's state has 64 bits")
-    g = inst.game
-    return inst, new_log(g, g.deck_from_seed(seed), meta={"source": f"{command} --seed {seed}", "seed": seed})
 
 
 # --------------------------------------------------------------------------- schema

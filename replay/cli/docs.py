@@ -8,7 +8,7 @@ width or on rich's formatting, so the output is the same on every machine.
 
 Regenerate the committed file after changing a command::
 
-    .venv/bin/python -m replay.site.cli_docs
+    .venv/bin/python -m replay.cli.docs
 
 ``tests/test_site_cli.py`` fails when ``docs/cli.md`` is stale.
 """
@@ -17,20 +17,19 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
+from replay.paths import ROOT
 from replay.site.text import esc
 
-ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "docs" / "cli.md"
-REGENERATE = ".venv/bin/python -m replay.site.cli_docs"
+REGENERATE = ".venv/bin/python -m replay.cli.docs"
 
 
 def _app_command() -> Any:
     import typer
 
-    from replay.cli import app
+    from replay.cli.root import app
 
     return typer.main.get_command(app)
 
@@ -111,6 +110,19 @@ def _command(cmd: Any, path: list[str], ctx: Any, level: int) -> list[str]:
     return out
 
 
+def _environment() -> list[str]:
+    """The environment variables (:data:`replay.settings.SETTINGS`, as ``replay --help`` lists them)."""
+    from replay.settings import SETTINGS
+
+    out = ["## Environment variables {#environment}", "",
+           "Read at the start of every command; a value that cannot be read is a one-line error (exit 2), "
+           "never ignored.", "", "| Variable | What it does |", "| --- | --- |"]
+    out += [f"| `{s.name}` = {esc(s.value)} | {esc(s.help[0].upper() + s.help[1:])}. |" for s in SETTINGS]
+    out += ["", "Shell completion: `replay --install-completion` installs it for the shell you run "
+            "(bash, zsh, fish, PowerShell); `replay --show-completion` prints it to copy or adapt.", ""]
+    return out
+
+
 def render() -> str:
     """The whole of ``docs/cli.md``."""
     root = _app_command()
@@ -135,6 +147,7 @@ def render() -> str:
             out += _command(c, ["replay", n], ctx, 2)
     else:
         out += _command(root, ["replay"], ctx, 2)
+    out += _environment()
     text = "\n".join(out).rstrip() + "\n"
     return re.sub(r"\n{3,}", "\n\n", text)
 

@@ -1,13 +1,6 @@
-"""The command line: a thin Typer layer over the library.
+"""The application: the Typer app, its root options and its error handling (:func:`run`).
 
-Each area registers its own commands (``register(app)`` in the modules of
-:data:`COMMAND_MODULES`); heavy imports stay inside the commands so that
-``replay --help`` is fast.
-
-Exit codes: 0 success (every log valid, corpus sound); 1 something was rejected
-(an illegal or malformed log, a corpus problem); 2 usage or I/O error; ``solve`` adds
-3 (unwinnable) and 4 (unknown).  When standard output is closed early (``| head -1``)
-the command stops quietly with the shell's code for a broken pipe, 141.
+:mod:`replay.cli` (the package) is the light entry point that imports this module; see its docstring.
 """
 
 from __future__ import annotations
@@ -19,16 +12,15 @@ from typing import Any, Optional
 
 import typer
 
-#: the name of the distribution on the package index (the import package and the command are ``replay``)
-DISTRIBUTION = "patience-replay"
-#: exit code after standard output was closed by its reader (128 + SIGPIPE, as the shell reports it)
-BROKEN_PIPE = 141
+from replay import settings
+from replay.cli.names import BROKEN_PIPE, DISTRIBUTION
 
 app = typer.Typer(
     name="replay",
     help="Digitized-rules archive and replay tool for old patience rule texts.",
+    epilog=settings.epilog(),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -51,7 +43,10 @@ def version_line() -> str:
 
 def _show_version(value: bool) -> None:
     if value:
+        from replay.fastcore.build import status
+
         typer.echo(version_line())
+        typer.echo(status())
         raise typer.Exit(0)
 
 
@@ -61,6 +56,12 @@ def _root(
                                            help="Print the version and the commit, and exit."),
 ) -> None:
     """Digitized-rules archive and replay tool for old patience rule texts."""
+    try:
+        settings.check_all()  # before any command: a value that cannot be read is one line, not ignored
+    except settings.SettingError as e:
+        from replay.cli.common import fail
+
+        fail(str(e))
 
 
 def _conventional_help() -> None:
@@ -114,26 +115,17 @@ _conventional_help()
 
 #: modules that add commands to the app, in the order they appear in --help
 COMMAND_MODULES = (
-    "replay.games.commands",
-    "replay.log.commands",
-    "replay.play.commands",
-    "replay.corpus.commands",
-    "replay.solver.commands",
-    "replay.trace.commands",
-    "replay.view.commands",
+    "replay.cli.games",
+    "replay.cli.log",
+    "replay.cli.play",
+    "replay.cli.corpus",
+    "replay.cli.solver",
+    "replay.cli.trace",
+    "replay.cli.view",
 )
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print one line to stderr (white space folded: never two lines) and exit with ``code``.
-
-    Every command's one-line errors come here (the command modules call it at run time).
-    """
-    typer.echo(f"replay: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(code)
 
 
 def _click_class(name: str) -> Any:
@@ -141,8 +133,8 @@ def _click_class(name: str) -> Any:
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
 
 
-def main() -> None:
-    """Entry point of the ``replay`` console script.
+def run() -> None:
+    """The app, as the ``replay`` console script runs it (:func:`replay.cli.main`).
 
     Library errors (bad input) become one line and exit 1; usage errors one line and exit 2.
     """

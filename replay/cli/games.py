@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from replay.log.commands import Format  # one --format text|json for every command
+from replay.cli.common import Format  # one --format text|json for every command
 
 
 def _clauses(entry: Any) -> list[str]:
@@ -28,13 +28,12 @@ def _doc(fn: Any) -> str:
 
 def describe(game_id: str) -> dict[str, Any]:
     """Everything a log writer needs to know about one game, as plain data."""
-    from replay.corpus.loader import default_corpus
+    from replay.corpus.edition import default_edition
     from replay.games.catalog import create, module, rulings_for
     from replay.log.models import MOVE_MODELS
 
     mod = module(game_id)
-    corpus = default_corpus()
-    info = corpus.games.get(game_id)
+    info = default_edition().games.get(game_id)
     titles = {v.id: v.title for v in info.variants} if info else {}
     defs = rulings_for(game_id)
     base = create(game_id)

@@ -17,6 +17,16 @@ are bisected: a won position settles the half before it, an unwinnable one the h
 an unknown one neither (both halves are searched).  Verdicts obtained this way are marked
 *inferred*, with the position they follow from.  With a node budget (``--nodes``) the output is
 the same on every machine; a time budget (``--seconds``) depends on the machine and its load.
+
+What each verdict rests on (:func:`evidence`): a won position is *proved* by its line; an unwinnable
+one by an exhaustive search or by the game's proof of loss, which is named (``proof``); an unknown one
+was searched until its budget ran out.  ``how`` is ``solved`` (searched here), ``inferred``, ``played``
+(a verdict found by a strong player's play, not a proof: shown as "found by play", beside "proved") or
+``not-searched`` (the analysis was interrupted before it came to the position).  Every searched position
+that is not won keeps the best line its search found (the most cards home, ``best_home``), an
+unwinnable one too: where a proof of loss settled it without search, the position is searched again
+without the proof, within the same budget, for that line.  The best of these lines is the document's
+``best``, beside the cards the game as played brought home (``played_home``), and the summary says it.
 """
 
 from __future__ import annotations
@@ -28,8 +38,9 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from replay.engine.game import Game, Table
+from replay.log.describe import short_move
+from replay.log.locate import move_ref
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, solve
-from replay.view.model import short_move
 
 FORMAT = "replay-analysis/1"
 
@@ -43,14 +54,23 @@ class PositionDoc(_Doc):
 
     position: int = Field(ge=0)
     status: Literal["won", "unwinnable", "unknown"]
-    how: Literal["solved", "inferred"]
+    how: Literal["solved", "inferred", "played", "not-searched"]
     from_: int | None = Field(None, alias="from", ge=0)
     reason: str | None = None
+    proof: str | None = None
     nodes: int | None = Field(None, ge=0)
     stopped_by: str | None = None
+    home: int | None = Field(None, ge=0, le=104)
     line: list[str] = []
     best_home: int | None = Field(None, ge=0, le=104)
     best_line: list[str] = []
+
+
+class BestDoc(_Doc):
+    position: int = Field(ge=0)
+    home: int = Field(ge=0, le=104)
+    line: list[str]
+    played_home: int = Field(ge=0, le=104)
 
 
 class BudgetDoc(_Doc):
@@ -87,6 +107,9 @@ class AnalysisDoc(_Doc):
     lost_after: int | None = None
     searched: int = Field(ge=0)
     inferred: int = Field(ge=0)
+    best: BestDoc | None = None
+    interrupted: bool = False
+    decided: int | None = Field(None, ge=0)
     summary: str
 
 
@@ -101,6 +124,8 @@ class Position:
     reason: str | None = None  #: inferred: why
     nodes: int | None = None  #: solved: positions the search expanded
     stopped_by: str | None = None  #: solved, unknown: the budget that ran out
+    proof: str | None = None  #: solved, unwinnable: the proof of loss that settled it without search
+    home: int | None = None  #: the cards on the foundations in this position
     line: list[str] = field(default_factory=list)  #: won: a winning line from here, as short moves
     entries: list[dict[str, Any]] = field(default_factory=list)  #: won: the same line as log entries
     best_home: int | None = None  #: searched, not won: the most cards home the search reached from here
@@ -110,10 +135,14 @@ class Position:
         d: dict[str, Any] = {"position": self.position, "status": self.status, "how": self.how}
         if self.how == "inferred":
             d.update({"from": self.source, "reason": self.reason})
+        if self.proof:
+            d["proof"] = self.proof
         if self.nodes is not None:
             d["nodes"] = self.nodes
         if self.stopped_by:
             d["stopped_by"] = self.stopped_by
+        if self.home is not None:
+            d["home"] = self.home
         if self.status == WON and self.how == "solved":  # an inferred win: the log's moves to "from", then its line
             d["line"] = self.line
         elif self.best_home is not None:
@@ -140,12 +169,29 @@ def positions_of(game: Game, start: Table, moves: list[Any], entries: list[dict[
     return Positions(game, tables, entries[: len(moves)])
 
 
-def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], None] | None = None) -> list[Position]:
-    """Decide every position, searching as few as the two facts of the module's docstring allow."""
+class Interrupted(Exception):
+    """The analysis was asked to stop (Ctrl-C): the positions decided so far are kept."""
+
+
+def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], None] | None = None,
+                      should_stop: Callable[[], bool] | None = None,
+                      searched: Callable[[str, float], None] | None = None) -> list[Position]:
+    """Decide every position, searching as few as the two facts of the module's docstring allow.
+
+    ``advance(n)`` is told how many positions each search decided; ``searched(status, seconds)`` what each
+    search found and how long it took (for an estimate of the time left, :class:`Estimate`).  When
+    ``should_stop()`` turns true the search under way ends, and the positions not decided yet are
+    ``not-searched`` (unknown); the caller learns it from :func:`was_interrupted`.
+    """
+    import dataclasses
+    import time
+
     from replay.solver.logs import steps_from
+    from replay.solver.search import profile_for
 
     n = len(g.tables)
-    pos = [Position(k) for k in range(n)]
+    pos = [Position(k, home=g.tables[k].cards_home()) for k in range(n)]
+    without_proofs = None
 
     def settle(k: int, status: str, source: int, reason: str) -> None:
         p = pos[k]
@@ -158,26 +204,58 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
             p.entries = list(g.entries[k:source]) + pos[source].entries
             p.line = [short_move(e) for e in p.entries]
 
+    def best_of(k: int, r: Any) -> None:
+        """The best line found from position ``k``: the most cards the search brought home, and how."""
+        nonlocal without_proofs
+        if r.proof and not r.best_line:  # settled without search: search again, without the proof, for a line
+            if without_proofs is None:
+                without_proofs = dataclasses.replace(profile_for(g.game), dead_ends=())
+            r2 = solve(g.game, table=g.tables[k], budget=budget, profile=without_proofs, should_stop=should_stop)
+            r.best_home, r.best_line = max(r.best_home, r2.best_home), r2.best_line
+        p = pos[k]
+        p.best_home, p.best_line = r.best_home, [short_move(e) for e in steps_from(g.game, g.tables[k], r.best_line)]
+
     def search(k: int) -> None:
         before = sum(p.status is not None for p in pos)
-        r = solve(g.game, table=g.tables[k], budget=budget)
+        t0 = time.perf_counter()
+        r = solve(g.game, table=g.tables[k], budget=budget, should_stop=should_stop)
+        if r.stopped_by == "interrupted":
+            raise Interrupted
         p = pos[k]
-        p.status, p.how, p.nodes, p.stopped_by = r.status, "solved", r.nodes, r.stopped_by
+        p.status, p.how, p.nodes, p.stopped_by, p.proof = r.status, "solved", r.nodes, r.stopped_by, r.proof
         if r.status == WON:
             p.entries = steps_from(g.game, g.tables[k], r.line)
             p.line = [short_move(e) for e in p.entries]
             for j in range(k - 1, -1, -1):
                 settle(j, WON, k, f"the log's moves lead to position {k}, which can be won")
-        else:  # the best line found: the most cards the search brought home from here, and how
-            p.best_home, p.best_line = r.best_home, [short_move(e) for e in steps_from(g.game, g.tables[k],
-                                                                                    r.best_line)]
+        else:
+            best_of(k, r)
         if r.status == UNWINNABLE:
             for j in range(k + 1, n):
                 settle(j, UNWINNABLE, k, f"it is reached from position {k}, which cannot be won")
+        if searched is not None:
+            searched(r.status, time.perf_counter() - t0)
         after = sum(p.status is not None for p in pos)
         if advance is not None and after > before:
             advance(after - before)
 
+    try:
+        _bisect(pos, search)
+    except Interrupted:
+        for p in pos:
+            if p.status is None:
+                p.status, p.how = UNKNOWN, "not-searched"
+                p.best_home, p.best_line = None, []
+    return pos
+
+
+def was_interrupted(pos: list[Position]) -> bool:
+    """Whether :func:`analyse_positions` stopped before it had decided every position."""
+    return any(p.how == "not-searched" for p in pos)
+
+
+def _bisect(pos: list[Position], search: Callable[[int], None]) -> None:
+    n = len(pos)
     search(n - 1)  # a finished game (won, or no move left) settles at once
     pending = [(0, n - 1)]
     while pending:
@@ -200,7 +278,37 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
             pending.append((lo, mid))
         else:  # unknown: both halves; the later one first, since a win there settles the earlier one
             pending += [(lo, mid), (mid + 1, hi)]
-    return pos
+
+
+class Estimate:
+    """The time an analysis has left, counting the slow positions.
+
+    Positions are decided unevenly: a won or unwinnable search settles many at once and fast, an unknown
+    one (its budget ran out) settles only itself and takes the longest.  Counting positions per second
+    (as a progress bar does) promises too little time: ``left`` reckons every position not yet decided at
+    the mean time of the searches that ran out of budget (of all searches, until one has), an upper
+    bound while the budget is what stops the slow searches.
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total, self.decided = total, 0
+        self.slow: list[float] = []
+        self.all: list[float] = []
+
+    def searched(self, status: str, seconds: float) -> None:
+        self.all.append(seconds)
+        if status == UNKNOWN:
+            self.slow.append(seconds)
+
+    def advance(self, n: int) -> None:
+        self.decided += n
+
+    def left(self) -> float | None:
+        """Seconds left at most (None before the first search has ended)."""
+        times = self.slow or self.all
+        if not times:
+            return None
+        return (self.total - self.decided) * sum(times) / len(times)
 
 
 def turning_points(pos: list[Position]) -> dict[str, int | None]:
@@ -214,7 +322,64 @@ def turning_points(pos: list[Position]) -> dict[str, int | None]:
 
 
 def summary_sentence(doc: dict[str, Any]) -> str:
-    """The analysis in one sentence."""
+    """The analysis in a sentence (where the game was lost), then the best line found, when there is one, and
+    how far an interrupted analysis came."""
+    text = _turning_sentence(doc)
+    best = best_sentence(doc)
+    if best:
+        text += " " + best
+    if doc.get("interrupted"):
+        text = f"Interrupted after {doc.get('decided', 0)} of {len(doc.get('positions', []))} positions: " + text
+    return text
+
+
+def best_sentence(doc: dict[str, Any], line_moves: int = 12) -> str | None:
+    """``The best line found, from position 103 (after move 103), brings 60 cards home, against 52 in the game as
+    played: p4→p11 J♦ …`` (None: no best line, or the game was won)."""
+    b = doc.get("best")
+    if not b:
+        return None
+    ln = b["line"]
+    shown = " ".join(ln[:line_moves]) + (" …" if len(ln) > line_moves else "")
+    where = "at the deal" if b["position"] == 0 else f"from position {b['position']} (after move {b['position']})"
+    return (f"The best line the solver found, {where}, brings {b['home']} cards home, against {b['played_home']} in "
+            f"the game as played" + (f": {shown} ({len(ln)} move{'s' if len(ln) != 1 else ''})." if ln else "."))
+
+
+def best_found(positions: list[dict[str, Any]], played_home: int) -> dict[str, Any] | None:
+    """The position whose search brought the most cards home (the latest of equals), its line, and the cards
+    the game as played brought home; None when no searched position kept a best line."""
+    kept = [p for p in positions if p.get("best_home") is not None and p.get("status") != WON]
+    if not kept:
+        return None
+    p = max(kept, key=lambda p: (p["best_home"], p["position"]))
+    return {"position": p["position"], "home": p["best_home"], "line": list(p.get("best_line") or []),
+            "played_home": played_home}
+
+
+def evidence(p: dict[str, Any]) -> str:
+    """What a position's verdict rests on, in words: ``proved: a winning line``, ``proved: <the proof of loss>``,
+    ``proved: the search was exhaustive``, ``searched …, the budget ran out``, ``inferred from position k``,
+    ``found by play`` (a strong player's verdict, not a proof) or ``not searched (interrupted)``."""
+    how, status, nodes = p.get("how"), p.get("status"), p.get("nodes")
+    counted = f" ({nodes} node{'' if nodes == 1 else 's'})" if nodes is not None else ""
+    if how == "inferred":
+        return f"inferred from position {p.get('from')}"
+    if how == "played":
+        return "found by play" + (f": {p['reason']}" if p.get("reason") else "")
+    if how == "not-searched":
+        return "not searched (the analysis was interrupted)"
+    if status == WON:
+        return f"proved: a winning line{counted}"
+    if status == UNWINNABLE:
+        if p.get("proof"):
+            return f"proved without search: {p['proof']}"
+        return f"proved: the search was exhaustive{counted}"
+    return f"searched {nodes} nodes, the {p.get('stopped_by') or 'node'} budget ran out"
+
+
+def _turning_sentence(doc: dict[str, Any]) -> str:
+    why = "before the analysis was interrupted" if doc.get("interrupted") else "within the budget"
     n = len(doc.get("positions", []))
     lw, fu, la = doc.get("last_winnable"), doc.get("first_unwinnable"), doc.get("lost_after")
     moves = doc.get("moves_list") or []
@@ -228,27 +393,28 @@ def summary_sentence(doc: dict[str, Any]) -> str:
         return "The game could be won from every position of the log."
     if fu is not None and lw is not None:
         return (f"The game could be won {_at(lw)} and not {_at(fu)}; the solver could not decide the positions in "
-                "between within the budget.")
+                f"between {why}.")
     if fu is not None:
-        return (f"The game could not be won {_at(fu)}; the solver could not decide the earlier positions within the "
-                "budget.")
+        return f"The game could not be won {_at(fu)}; the solver could not decide the earlier positions {why}."
     if lw is not None:
-        return f"The game could be won {_at(lw)}; the solver could not decide the later positions within the budget."
-    return "The solver could not decide any position within the budget (unknown: it does not guess)."
+        return f"The game could be won {_at(lw)}; the solver could not decide the later positions {why}."
+    return f"The solver could not decide any position {why} (unknown: it does not guess)."
 
 
 def _at(k: int) -> str:
     return "at the deal" if k == 0 else f"after move {k}"
 
 
-def analyse_bytes(raw: bytes, name: str, budget: Budget,
-                  advance: Callable[[int], None] | None = None) -> dict[str, Any]:
+def analyse_bytes(raw: bytes, name: str, budget: Budget, advance: Callable[[int], None] | None = None,
+                  should_stop: Callable[[], bool] | None = None,
+                  searched: Callable[[str, float], None] | None = None) -> dict[str, Any]:
     """The analysis document of a log (``replay-analysis/1``); see :func:`analysis_of`."""
-    return analysis_of(raw, name, budget, advance)[0]
+    return analysis_of(raw, name, budget, advance, should_stop, searched)[0]
 
 
-def analysis_of(raw: bytes, name: str, budget: Budget,
-                advance: Callable[[int], None] | None = None) -> tuple[dict[str, Any], list[Position]]:
+def analysis_of(raw: bytes, name: str, budget: Budget, advance: Callable[[int], None] | None = None,
+                should_stop: Callable[[], bool] | None = None,
+                searched: Callable[[str, float], None] | None = None) -> tuple[dict[str, Any], list[Position]]:
     """The analysis document of a log (``replay-analysis/1``) and its positions (winning lines as log entries).
 
     Raises :class:`replay.engine.errors.MalformedLog` (one line) when the log cannot be replayed at all;
@@ -277,7 +443,7 @@ def analysis_of(raw: bytes, name: str, budget: Budget,
     usable = report.replayed if report.verdict == "illegal" and report.first and report.first.move is not None \
         else len(moves)
     g = positions_of(inst.game, start, moves[:usable], entries)
-    pos = analyse_positions(g, budget, advance)
+    pos = analyse_positions(g, budget, advance, should_stop, searched)
     doc: dict[str, Any] = {
         "format": FORMAT,
         "file": name,
@@ -299,6 +465,11 @@ def analysis_of(raw: bytes, name: str, budget: Budget,
     doc.update(turning_points(pos))
     doc["searched"] = sum(p.how == "solved" for p in pos)
     doc["inferred"] = sum(p.how == "inferred" for p in pos)
+    won = pos[-1].status == WON and pos[-1].home == C.DECK_SIZE
+    doc["best"] = None if won else best_found(doc["positions"], g.tables[-1].cards_home())
+    if was_interrupted(pos):
+        doc["interrupted"] = True
+        doc["decided"] = sum(p.how != "not-searched" for p in pos)
     doc["summary"] = summary_sentence(doc)
     return doc, pos
 
@@ -315,7 +486,7 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
            + (" (deterministic)" if doc["deterministic"] else "")]
     if "stopped" in doc:
         s = doc["stopped"]
-        out.append(f"  the log breaks the rules at move {s['move']}"
+        out.append(f"  the log breaks the rules at {move_ref(s['move'] - 1)}"
                    + (f" ({s['clause']})" if s.get("clause") else "") + f": {s['message']}; "
                    f"positions after move {doc['analysed']} are not analysed")
     moves = doc["moves_list"]
@@ -324,12 +495,9 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
         k = p["position"]
         move = "(the deal)" if k == 0 else moves[k - 1]
         status = {WON: "won", UNWINNABLE: "unwinnable", UNKNOWN: "unknown within budget"}[p["status"]]
-        if p["how"] == "inferred":
-            how = f"inferred from position {p['from']}"
-        elif p["status"] == UNKNOWN:
-            how = f"searched {p['nodes']} nodes, the {p.get('stopped_by') or 'node'} budget ran out"
-        else:
-            how = f"searched ({p['nodes']} node{'' if p['nodes'] == 1 else 's'})"
+        if p["how"] == "not-searched":
+            status = "not searched"
+        how = evidence(p)
         line = ""
         if p["status"] == WON and p.get("line"):
             ln = p["line"]

@@ -1,0 +1,296 @@
+"""`replay moves` and `replay play`: writing a game move by move (registered by replay.cli).
+
+Exit codes: 0 success; 1 a log was rejected (malformed, or illegal before the step asked for);
+2 usage or I/O error.  Heavy imports stay inside the commands so that ``replay --help`` is fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
+
+import typer
+
+from replay.cli.common import Format, usage
+
+if TYPE_CHECKING:
+    from replay.play.session import Session
+
+
+def _form(game: Any) -> str:
+    from replay.log.validate import _form as variants
+
+    return game.id + variants(game)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def moves(
+    log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input."),
+    step: Optional[int] = typer.Option(None, "--step", min=0, metavar="N",
+                                       help="The moves after N moves (0: before the first; default: the end)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
+) -> None:
+    """List the legal moves at the end of a log (or after N moves), numbered, each as a log entry to paste.
+
+    Each move is shown in a short form (p6 → K2  QS, as replay play accepts it) and as the JSON
+    entry a log writes; a move to any of several empty foundations the rules treat alike is listed
+    once, naming the others. Where a deal or a redeal is not allowed, the clause that forbids it
+    is named; where no move is left, the game is won or lost; where no move can bring another
+    card home, it says so. A log that is malformed, or illegal before that point, is reported as
+    replay validate reports it (exit 1).
+    """
+    import json
+
+    from replay.cli.common import open_log, print_violation
+    from replay.play.moves import choices, document, listing
+
+    o = open_log(log, step)
+    if o.report.problems:
+        print_violation(o)
+        typer.echo(f"replay: {o.name}: the moves are listed up to the first illegal move: "
+                   f"replay moves {o.name} --step {o.made}", err=True)
+        raise typer.Exit(1)
+    game, table = o.inst.game, o.table
+    legal = choices(table)
+    if fmt is Format.json:
+        doc = {"format": "replay-moves/1", "file": o.name, "game": game.id, "variants": sorted(game.variants),
+               "rulings": dict(sorted(game.rulings.items())), "after": o.made, "moves_in_log": len(o.log.moves),
+               **document(table, legal)}
+        typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{o.name}: {_form(game)}, after move {o.made} of {len(o.log.moves)}")
+    for line in listing(table, legal):
+        typer.echo(line)
+
+
+# --------------------------------------------------------------------------- play
+
+
+def play(
+    target: str = typer.Argument(..., metavar="LOG|GAME",
+                                 help="A log to continue (it is updated), or a game ID to start a new game."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="N",
+                                       help="A new game: seed of the shuffle (default: a random one)."),
+    variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
+                                     help="A new game: a ruling's reading (repeatable)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                       help="Write the log here (required for a new game; for a log: instead of "
+                                            "updating it)."),
+    force: bool = typer.Option(False, "--force", help="Let --out overwrite an existing file."),
+    codes: bool = typer.Option(False, "--codes", help="Card codes (TH) instead of symbols (10♥) in the table."),
+) -> None:
+    """Play a game in the terminal: the table, the legal moves by number, a move typed by number or as 'p6 K2'.
+
+    The table fits the terminal's width; moves to interchangeable empty foundations are listed
+    once. Several numbers on a line (2 3) play the moves so numbered in the list shown. An
+    illegal move is refused with the clause it breaks, as replay validate words it; 'undo' takes a
+    move back, 'note TEXT' (or 'note + TEXT') comments the last move, '# text' after a move
+    comments it, 'help' lists the commands. Ctrl-C clears the line typed; Ctrl-D or 'quit' (or the
+    end of input) ends the session. The log is written after every move, atomically, so nothing
+    is lost if the terminal closes; a log changed on disk since the session read it (another
+    session) is not overwritten. Moves may also come from a file (replay play game.json <
+    moves.txt; a line that is only '# text' is skipped); then a refused line makes the exit code
+    1. Exit codes: 0 the session ended; 1 the log given is malformed or illegal, or (input not
+    from a terminal) a line was refused; 2 usage or I/O error (the log cannot be written, or
+    changed under the session).
+    """
+    from replay.play.session import SaveFailed, Session, run
+
+    log, name, dest, inst, known = _start(target, seed, variant, ruling, out, force)
+    save = _saver(dest, known)
+    session = Session(name, log, inst, save)
+    if known is None:  # a new log, or a log continued into another file: it exists from the start
+        try:
+            save(session.written())
+        except SaveFailed as e:  # one line, before the first move
+            usage(str(e).removeprefix("replay: "))
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    interactive = sys.stdin.isatty()
+    try:
+        refusals = run(session, _reader(interactive, console), lambda s: _draw(console, s, codes), typer.echo,
+                       lambda line: typer.echo(line, err=True))
+    except KeyboardInterrupt:  # between two questions: every change is already saved
+        typer.echo("")
+        refusals = 0
+    n = len(session.moves)
+    if session.failed:
+        raise typer.Exit(2)
+    typer.echo(f"{dest}: {n} move{'s' if n != 1 else ''}, {session.table.outcome()}; the log is saved")
+    if refusals and not interactive:
+        raise typer.Exit(1)
+
+
+def _saver(dest: Path, known: Optional[bytes]) -> Callable[[dict[str, Any]], None]:
+    """``save`` for the session: write the log atomically, unless the file has changed since this session
+    last read or wrote it (another ``replay play`` on the same log, an editor): then nothing is written and
+    the session ends, in one line (:class:`replay.play.session.SaveFailed`)."""
+    from replay.fsio import atomic_write
+    from replay.log.play import dumps
+    from replay.play.session import SaveFailed
+
+    last = [known]  # None: the first write makes the file (a new log, or --out --force over another)
+
+    def save(written: dict[str, Any]) -> None:
+        data = dumps(written).encode("utf-8")
+        try:
+            now: Optional[bytes] = dest.read_bytes()
+        except FileNotFoundError:
+            now = None
+        except OSError as e:
+            raise SaveFailed(f"replay: cannot read {dest} back before writing it: {e.strerror or e}") from None
+        if last[0] is not None and now != last[0]:
+            what = "was removed" if now is None else "has changed"
+            raise SaveFailed(f"replay: {dest} {what} since this session last read or wrote it (another replay "
+                             "play on the same log?): this change is not saved, the file is left as it is; "
+                             f"replay play {dest} continues from what it holds now")
+        try:
+            atomic_write(dest, data)
+        except OSError as e:
+            raise SaveFailed(f"replay: cannot write {dest}: {e.strerror or e}") from None
+        last[0] = data
+
+    return save
+
+
+def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[str], out: Optional[Path],
+           force: bool) -> tuple[dict[str, Any], str, Path, Any, Optional[bytes]]:
+    """The log to play, its name, where it is written, its game instance and the bytes read from that file
+    (None: the session writes it first); or the one-line error.  The place is checked before the first
+    move: a log that could not be saved is said at once, not after a move is typed."""
+    from replay.games.catalog import MODULES
+    from replay.cli.common import STDOUT, new_game, open_log, print_violation
+    from replay.fsio import WriteRefused, check_target, probe_write
+
+    if target == "-":
+        usage("replay play reads the moves from standard input; give the log as a file")
+    if out is not None and str(out) == STDOUT:
+        usage("-o -: replay play writes its log after every move and standard output is the session; give a file")
+    new = not Path(target).is_file() and (target in MODULES or seed is not None or bool(variant) or bool(ruling))
+    if not new and not Path(target).exists():
+        usage(f"{target}: no such log file, and not a game ID (games: {', '.join(MODULES)})")
+    if not new and (seed is not None or variant or ruling):
+        usage("--seed, --variant and --ruling start a new game: give a game ID, not a log")
+    if new and out is None:
+        usage("a new game needs --out FILE, where its log is written")
+    dest = out if out is not None else Path(target)
+    same = not new and dest.resolve() == Path(target).resolve()  # continuing LOG into LOG: an update
+
+    def writable() -> None:
+        try:
+            check_target(dest, force=force, update=same)
+            probe_write(dest)
+        except WriteRefused as e:
+            usage(e.message)
+
+    if new:
+        writable()
+        inst, log = new_game(target, variant, ruling, seed, "replay play")
+        return log, str(dest), dest, inst, None
+    o = open_log(target)
+    writable()
+    if o.report.problems:
+        from replay.log.locate import move_ref
+
+        print_violation(o)
+        typer.echo(f"replay: {o.name}: the log breaks the rules at {move_ref(o.made)}; replay play continues "
+                   "only a legal log", err=True)
+        raise typer.Exit(1)
+    log = o.log.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    log["moves"] = [_ordered(m) for m in log["moves"]]
+    return log, str(dest), dest, o.inst, o.data if same else None
+
+
+def _ordered(step: dict[str, Any]) -> dict[str, Any]:
+    """A move's keys in the order the log format writes them (the comment last)."""
+    order = ("type", "from", "to", "card", "count", "comment")
+    return {k: step[k] for k in order if k in step}
+
+
+def _reader(interactive: bool, console: Any) -> Callable[[], Optional[str]]:
+    """Read one line: with line editing from a terminal (Ctrl-C clears the line, Ctrl-D ends); echoed after
+    the prompt from a file (None: the end).  A line that is not UTF-8 is read all the same (its bytes kept
+    as surrogate escapes, which the session refuses in one line), and the next lines are read after it."""
+    prompt = "move> "
+    if interactive:
+        try:
+            import readline  # noqa: F401 - line editing and history for input()
+        except ImportError:  # pragma: no cover - not on every platform
+            pass
+        try:
+            sys.stdin.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):  # pragma: no cover - a stdin that is not a text file
+            pass
+        told = [False]
+
+        def ask() -> Optional[str]:
+            while True:
+                try:
+                    return input(prompt)
+                except EOFError:
+                    typer.echo("")
+                    return None
+                except KeyboardInterrupt:  # as in a shell: the line typed is dropped, the question asked again
+                    typer.echo("")
+                    if not told[0]:
+                        console.print("(Ctrl-C clears the line; Ctrl-D or 'quit' ends the session)", markup=False)
+                        told[0] = True
+                except UnicodeDecodeError:  # pragma: no cover - surrogateescape takes every byte
+                    return "\udcff"
+        return ask
+
+    def take() -> Optional[str]:
+        raw = sys.stdin.buffer.readline()
+        if not raw:
+            return None
+        line = raw.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
+        typer.echo(prompt + _printable(line))
+        return line
+    return take
+
+
+def _printable(line: str) -> str:
+    """A line as it may be echoed: bytes that were not UTF-8 as ``\\xNN``, control characters as ``\\uNNNN``."""
+    out = []
+    for ch in line:
+        if "\udc80" <= ch <= "\udcff":
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif not ch.isprintable() and ch != "\t":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _draw(console: Any, session: "Session", codes: bool) -> None:
+    """The table as `replay show` draws it (fitted to the terminal's width), the last move (and its comment),
+    then the legal moves."""
+    from replay.cli.common import fit_line, print_table
+    from replay.log.describe import comment_text
+    from replay.log.locate import move_ref
+    from replay.play.moves import short_form
+
+    n = len(session.moves)
+    print_table(console, session.name, session.table.game, session.table, n, n, codes)
+    lines = []
+    if n:
+        last = session.moves[-1]
+        note = f"  {comment_text(last['comment'])}" if last.get("comment") else ""
+        lines.append(f"last: {move_ref(n - 1)} {short_form(last)}{note}")
+    lines += session.moves_lines()
+    lines.append(f"type a number, a move such as '{session.example()}', 'undo', 'help' or 'quit'")
+    width = console.width if console.is_terminal else None  # cut at a word, not where the terminal wraps
+    for line in lines:
+        for part in fit_line(line, width):
+            console.print(part, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this area's commands to ``app``."""
+    app.command("moves")(moves)
+    app.command("play")(play)

@@ -1,0 +1,52 @@
+"""Where the corpus and the cache of its parsed files are, and the hash of the corpus's files.
+
+Kept apart from :mod:`replay.corpus.loader` (pydantic, PyYAML) so that a start with a warm cache
+(:func:`replay.corpus.edition.default_edition`) finds them without importing either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from replay import settings
+from replay.engine.errors import CorpusError
+
+
+def corpus_dir() -> Path:
+    given = settings.get("REPLAY_CORPUS")  # a SettingError when it is not a directory
+    if isinstance(given, Path):
+        return given
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[2] / "corpus", here.parents[1] / "_corpus"):
+        if (candidate / "texts").is_dir():
+            return candidate
+    raise CorpusError("cannot find the corpus directory (set REPLAY_CORPUS)")
+
+
+def cache_dir() -> Path | None:
+    """Where parsed corpus files are kept between runs, or None when caching is off.
+
+    ``REPLAY_CACHE_DIR`` names the directory (empty: no cache); otherwise the platform's user cache
+    directory (platformdirs): ``$XDG_CACHE_HOME/replay`` or ``~/.cache/replay`` on Linux,
+    ``~/Library/Caches/replay`` on macOS, ``%LOCALAPPDATA%\\replay\\Cache`` on Windows.
+    """
+    if "REPLAY_CACHE_DIR" in os.environ:
+        given = settings.get("REPLAY_CACHE_DIR")
+        return given if isinstance(given, Path) else None
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("replay", appauthor=False))
+
+
+def files_hash(root: Path, salt: bytes = b"") -> str:
+    """SHA-256 of ``salt`` and every file under ``root`` (names and bytes, in name order)."""
+    h = hashlib.sha256(salt)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise CorpusError(f"{path}: cannot read: {e.strerror or e}") from None
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
