@@ -87,6 +87,45 @@ def test_the_c_search_is_the_python_search(form: Form) -> None:
     assert statuses  # the comparison ran
 
 
+def _inside_chains(game, seed: int, count: int) -> list:
+    """Up to ``count`` tables of a seeded walk (eager for the foundations) inside exiles' travelling chain,
+    each from another chain, as ``replay analyse`` meets them in a log."""
+    import random
+
+    rng = random.Random(seed)
+    t = game.new_table(game.deck_from_seed(seed))
+    out: list = []
+    chains = 0
+    for _ in range(3000):
+        moves = t.legal_moves()
+        if not moves or len(out) >= count:
+            break
+        if t.vars["chain"] is not None and t.vars["_seen"] and len(t.vars["_seen"]) == 1 + chains % 3:
+            out.append(t.copy())
+            chains += 1
+        home = [m for m in moves if m.type == "move" and game.roles[m.dst] == "foundation"
+                and game.roles[m.src] != "foundation"]
+        t.push(rng.choice(home) if home and rng.random() < 0.9 else rng.choice(moves))
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("form", [f for f in FORMS if f.game == "exiles"], ids=lambda f: f.label)
+def test_the_c_search_is_the_python_search_inside_a_chain(form: Form) -> None:
+    """Exiles' positions inside a tuck chain (the chain's packet and the positions it has been in, in the
+    kernel's vars) are searched by the core, with the Python search's result in every field."""
+    game = game_of(form)
+    searched = 0
+    for seed in range(1, 5):
+        for t in _inside_chains(game, seed, 2):
+            for nodes in (150, 700):
+                c = solve(game, table=t, budget=Budget(nodes=nodes))
+                assert c.core == "c"
+                _same(c, solve(game, table=t, budget=Budget(nodes=nodes), fast=False))
+                searched += 1
+    assert searched >= 8
+
+
 @needs_core
 def test_the_c_search_decides_as_python_does_to_the_end() -> None:
     """With no budget on small searches (exiles' lost deals end within a few hundred positions): the
@@ -176,7 +215,7 @@ def test_a_kernels_shortcut_for_the_move_order_agrees_with_its_legal_moves(form:
             if not moves:
                 break
             s = k.state(t)
-            if s is None:  # a position the kernel does not take (exiles' chain with seen positions): Python's
+            if s is None:  # a position the kernel does not take (an exiles chain longer than it holds): Python's
                 t.push(rng.choice(moves))
                 continue
             for src in range(len(game.roles)):  # the top card, one card (a deeper one of exiles' spread packet: no)
