@@ -610,3 +610,57 @@ def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
     out.append("More search settles more deals; where the rate still climbs with the budget, the true rate is "
                "higher than either column shows.")
     return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- playability, for the register
+
+
+def playability(data: dict[str, Any], game: str, ruling: str) -> dict[str, Any] | None:
+    """How each reading of a ruling played in the table: None when the table has no row of it, or when its
+    readings play alike (the same deals won and proved lost, and no paired difference shown).
+
+    ``{"game", "ruling", "variants", "deals", "seeds", "budget", "readings": [{"reading", "default", "won",
+    "unwinnable", "unknown"}, …] (the default first), "differences": [{"reading", "difference", "ci"}, …]}``
+    """
+    rows = [r for r in data.get("rulings", []) if r["game"] == game and r["ruling"] == ruling]
+    if not rows:
+        return None
+    n = rows[0]["deals"]
+    base = rows[0]["default_row"]["solver"]["results"][:n]
+
+    def counts(results: str) -> dict[str, int]:
+        return {"won": results.count("W"), "unwinnable": results.count("X"), "unknown": results.count("?")}
+
+    readings = [{"reading": rows[0]["default"], "default": True, **counts(base)}]
+    readings += [{"reading": r["reading"], "default": False, **counts(r["solver"]["results"])} for r in rows]
+    shown = [r for r in rows if r["paired_solver"]["ci"][0] > 0 or r["paired_solver"]["ci"][1] < 0]
+    alike = len({x["won"] for x in readings}) == 1 and len({x["unwinnable"] for x in readings}) == 1
+    if alike and not shown:
+        return None
+    seeds = rows[0].get("seeds") or [data["seed"], data["seed"] + n - 1]
+    return {"game": game, "ruling": ruling, "variants": list(rows[0]["variants"]), "deals": n, "seeds": seeds,
+            "budget": data["budget"], "readings": readings,
+            "differences": [{"reading": r["reading"], "difference": r["paired_solver"]["difference"],
+                             "ci": r["paired_solver"]["ci"]} for r in shown]}
+
+
+def playability_text(ev: dict[str, Any], stats_link: str | None = None) -> str:
+    """The register's words for :func:`playability`: the deals won, proved lost and undecided under each reading."""
+    n = ev["deals"]
+    where = f"[the statistics]({stats_link})" if stats_link else "the statistics (`data/stats/results.json`)"
+    scope = f" with the variant {', '.join(f'`{v}`' for v in ev['variants'])}" if ev["variants"] else ""
+    lines = [f"**Measured in play** (from {where}): the same {n:,} deals of {ev['game']}{scope} (seeds "
+             f"{ev['seeds'][0]}–{ev['seeds'][1]}), {_budget_text(ev['budget'])} per deal, under each reading:", ""]
+    for x in ev["readings"]:
+        mark = " (default)" if x["default"] else ""
+        note = ""
+        if n and x["unwinnable"] == n:
+            note = f" — every deal of {n:,} is proved lost"
+        elif n and x["won"] == n:
+            note = f" — every deal of {n:,} comes out"
+        lines.append(f"- `{ev['ruling']} = {x['reading']}`{mark}: won {x['won']}, proved lost {x['unwinnable']}, "
+                     f"undecided {x['unknown']}{note}.")
+    for dd in ev["differences"]:
+        lines.append(f"- `{dd['reading']}` against the default, paired: {_pts(dd['difference'])} points of deals won "
+                     f"(95% CI {_pts(dd['ci'][0])} to {_pts(dd['ci'][1])}).")
+    return "\n".join(lines)
