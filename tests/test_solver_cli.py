@@ -269,7 +269,10 @@ def test_stats_refuses_options_that_do_nothing_in_its_mode(tmp_path):
     for args, says in ((("--page", "data/stats/results.json", "--only", "exiles"), "--only does nothing with --page"),
                        (("--table", "--out", str(tmp_path / "t.json"), "--format", "json"),
                         "--format does nothing with --table"),
-                       (("exiles", "--also", "x.json"), "--also does nothing with GAME")):
+                       (("exiles", "--also", "x.json"), "--also does nothing with GAME"),
+                       (("exiles", "--convergence-deals", "5"), "--convergence-deals does nothing with GAME"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--convergence-deals", "-1"),
+                        "--convergence-deals must be 0 (none) or more")):
         r = run("stats", *args)
         one_line_error(r, 2)
         assert says in r.stderr
