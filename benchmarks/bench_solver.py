@@ -50,10 +50,11 @@ def bench(game: str, seeds: list[int], nodes: int, workers: int) -> tuple[float,
 
 
 def decide_forms(only: list[str] | None) -> list[Form]:
-    """Every form of the results table, then Napoleon's Square under the modern readings."""
-    from replay.solver.table import NAPOLEON_MODERN, forms
+    """Every form of the results table, then the relatives' forms (Napoleon's Square under the modern readings, …)."""
+    from replay.solver.table import forms, relative_forms
 
-    out = forms() + [NAPOLEON_MODERN]
+    out = forms()
+    out += [r.form for r in relative_forms() if r.form not in out]
     if only:
         out = [f for f in out if any(o in f.label for o in only)]
     return out

@@ -17,7 +17,7 @@ from replay import fastcore
 from replay.fastcore import build
 from replay.solver.search import Budget, Profile, solve
 from replay.solver.stats import Form, game_of
-from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+from replay.solver.table import forms, relative_forms, ruling_forms
 
 LIB = fastcore.library()
 
@@ -46,8 +46,7 @@ def test_the_library_is_named_after_its_sources(tmp_path) -> None:
 def _kernel_forms() -> list[Form]:
     out = [f for f in forms() if _has_kernel(f)]
     out += [r[0] for r in ruling_forms() if _has_kernel(r[0])]
-    if _has_kernel(NAPOLEON_MODERN):
-        out.append(NAPOLEON_MODERN)
+    out += [r.form for r in relative_forms() if r.form not in out and _has_kernel(r.form)]
     return out
 
 
