@@ -61,11 +61,15 @@ def bench(game: str, seeds: list[int], nodes: int, workers: int) -> tuple[float,
 
 
 def decide_forms(only: list[str] | None, readings: bool = False) -> list[Form]:
-    """Every form of the results table, then Napoleon's Square under the modern readings (``readings``:
-    then every other reading of each ruling, as the table's rows of readings have them)."""
-    from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+    """Every form of the results table, then the relatives' forms (Napoleon's Square under the modern
+    readings, …); ``readings``: then every other reading of each ruling, as the table's rows of readings
+    have them."""
+    from replay.solver.table import forms, relative_forms, ruling_forms
 
-    out = forms() + [NAPOLEON_MODERN] + ([r[0] for r in ruling_forms()] if readings else [])
+    out = forms()
+    out += [r.form for r in relative_forms() if r.form not in out]
+    if readings:
+        out += [r[0] for r in ruling_forms() if r[0] not in out]
     if only:
         out = [f for f in out if any(o in f.label for o in only)]
     return out

@@ -21,7 +21,10 @@ from replay.solver import nested as N
 from replay.solver.nested import Params, play
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, Result, position_key, profile_for, solve
 from replay.solver.stats import Form, game_of
-from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+from replay.solver.table import forms, relative_forms, ruling_forms
+
+#: Napoleon's Square under the modern readings (PySolFC's rules: its relative's plays_as)
+NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
 
 LIB = fastcore.library()
 needs_core = pytest.mark.skipif(LIB is None, reason="the fast core is not built")
@@ -31,7 +34,8 @@ NRPA = Params("nrpa", level=2, iterations=4)
 
 
 def _forms() -> list[Form]:
-    out = forms() + [r[0] for r in ruling_forms()] + [NAPOLEON_MODERN]
+    out = forms() + [r[0] for r in ruling_forms()]
+    out += [r.form for r in relative_forms() if r.form not in out]
     return [f for f in out if LIB is not None and fastcore.spec_of(game_of(f)) is not None]
 
 
@@ -277,22 +281,24 @@ def test_a_form_the_kernel_refuses_is_searched_in_python(monkeypatch) -> None:
 
 
 @needs_core
-def test_a_position_the_kernel_cannot_encode_is_searched_in_python() -> None:
-    """Exiles inside a tuck chain that has seen positions: its state holds Python hashes the kernel cannot
-    take, so the search runs in Python from there."""
+def test_a_position_inside_a_tuck_chain_is_searched_by_the_core() -> None:
+    """Exiles inside a tuck chain that has seen positions (the kernel holds the chain since issue 20): the
+    nested search runs in the fast core from there, and finds the Python search's line."""
     game = game_of(Form("exiles"))
     spec = fastcore.spec_of(game)
+    assert spec is not None
     t = game.new_table(game.deck_from_seed(2))
     for _ in range(400):
-        if spec.vars(t) is None:
+        if t.vars.get("chain") is not None and t.vars.get("_seen"):
             break
         moves = t.legal_moves()
         assert moves
         tucks = [m for m in moves if m.type == "tuck"]
         t.push((tucks or moves)[0])
-    assert spec.vars(t) is None
-    r = play(game, t, method="nmcs", budget=Budget(nodes=300), seed=1)
-    assert r.core == "python" and (r.nodes == 300 or r.status == WON)
+    assert t.vars.get("chain") is not None and spec.vars(t) is not None
+    r = play(game, t, method="nmcs", budget=Budget(nodes=600), seed=1)
+    assert r.core == "c"
+    _same(r, play(game, t, method="nmcs", budget=Budget(nodes=600), seed=1, fast=False))
 
 
 @needs_core
@@ -345,3 +351,7 @@ def test_the_portfolio_counts_both_searches_within_the_budget() -> None:
     assert play(game, deck=deck, method="depth-first", budget=Budget(nodes=300)).method == "depth-first"
     small = play(game, deck=deck, method="portfolio", budget=Budget(nodes=5_000), seed=3)  # the depth-first search alone
     assert small.nodes == 5_000 and small.best_line == solve(game, deck=deck, budget=Budget(nodes=5_000)).best_line
+
+
+def test_the_modern_readings_are_a_relative_the_table_plays() -> None:
+    assert NAPOLEON_MODERN in [r.form for r in relative_forms()]

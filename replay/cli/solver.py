@@ -220,6 +220,9 @@ def register(app: typer.Typer) -> None:
         deals: int = typer.Option(100, "--deals", "-n", metavar="N",
                                   help="Deals to play (the table: per game and variant)."),
         ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
+        convergence_deals: int = typer.Option(
+            200, "--convergence-deals", metavar="N",
+            help="(--table) The first N deals of each form played again at twice the budget (0: none)."),
         seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--jobs", "-j", "--workers", metavar="N",
                                               help="Worker processes of the local cluster (default: every core)."),
@@ -268,6 +271,8 @@ def register(app: typer.Typer) -> None:
 
         if deals < 1 or ruling_deals < 1:
             fail("--deals and --ruling-deals must be at least 1")
+        if convergence_deals < 0:
+            fail("--convergence-deals must be 0 (none) or more")
         if seed < 0:
             fail("--seed must be a non-negative integer")
         if workers is not None and workers < 1:
@@ -286,15 +291,17 @@ def register(app: typer.Typer) -> None:
             out = json_out = None
         # options that would do nothing in the mode chosen are refused, not ignored
         given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
-                 "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
+                 "--ruling-deals": ruling_deals != 200, "--convergence-deals": convergence_deals != 200,
+                 "--seed": seed != 1, "--jobs": workers is not None,
                  "--scheduler": scheduler is not None, "--nodes": given_nodes, "--seconds": seconds is not None,
                  "--method": method is not Method.portfolio,
                  "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
                  "--also": bool(also), "--compare": compare is not None, "--only": bool(only),
                  "--merge-into": merge_into is not None}
         mode, allowed = (("--page", {"--also", "--compare"}) if page is not None else
-                         ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--nodes",
-                                      "--seconds", "--method", "--no-greedy", "--only", "--merge-into"}) if table else
+                         ("--table", {"--deals", "--ruling-deals", "--convergence-deals", "--seed", "--jobs",
+                                      "--scheduler", "--nodes", "--seconds", "--method", "--no-greedy", "--only",
+                                      "--merge-into"}) if table else
                          ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
                                    "--seconds", "--method", "--no-greedy", "--format", "--json"}))
         idle = [name for name, on in given.items() if on and name not in allowed]
@@ -360,7 +367,9 @@ def register(app: typer.Typer) -> None:
                 note_missing_fast_core()
                 data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes,
                                    seconds=seconds, workers=workers, greedy=not no_greedy, method=method.value,
-                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
+                                   convergence_deals=convergence_deals,
+                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals,
+                                                    convergence_deals=convergence_deals, seed=seed,
                                                     nodes=nodes, seconds=seconds, method=method.value,
                                                     workers=workers,
                                                     scheduler=scheduler, no_greedy=no_greedy, only=list(only),

@@ -69,6 +69,10 @@ typedef struct {
     /* optional, for speed: whether some legal move takes the top card of src to a foundation (what the
      * search's move order asks of every child, frees_a_card); NULL: the search scans legal() */
     int (*frees)(const fc_game *g, const fc_state *s, int src);
+    /* optional: nonzero when apply has made a position whose game state does not fit the kernel's vars
+     * (it then no longer mirrors the engine): the search gives up (error 3, the solver searches in
+     * Python); NULL: every state fits */
+    int (*beyond)(const fc_game *g, const fc_state *s);
 } fc_kernel;
 
 /* ---- pile helpers (state.c) ---- */

@@ -213,6 +213,7 @@ static int step(search *c, const fc_state *from, const fc_move *m, fc_state *to)
     if (!count(c)) return -1;
     copy_state(c->tmp, from);
     c->k->apply(c->g, c->tmp, m);
+    if (c->k->beyond && c->k->beyond(c->g, c->tmp)) { c->stop = -3; return -1; }  /* Python searches it */
     int r = path_push(&c->path, c->key, fc_make_key(c->g, c->pr, c->grouped, c->tmp, c->key));
     if (r < 0) { c->stop = -2; return -1; }
     if (!r) return 0;
@@ -521,13 +522,13 @@ int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr,
         }
         if (c->used == before) break;  /* nothing to play from the root: another run would do the same */
     }
-    if (c->stop == -2) goto done;
+    if (c->stop == -2 || c->stop == -3) goto done;
     res->status = c->stop == -1 ? ST_WON : ST_UNKNOWN;
     res->stopped_by = c->stop > 0 ? c->stop : 0;  /* won: the best line (step's) is the winning line */
     res->nodes = res->positions = c->used;
     rc = 0;
 done:
-    if (rc) { fc_free_result(res); res->error = 2; }
+    if (rc) { fc_free_result(res); res->error = c->stop == -3 ? 3 : 2; }
     path_free(&c->path);
     free(c->line);
     for (int l = 0; l <= MAX_LEVEL; l++) free(c->seq[l]);

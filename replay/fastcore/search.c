@@ -67,7 +67,7 @@ static int ensure_moves(dfs_stack *st, size_t more) {
 }
 
 /* ordered_moves: the moves of the frame at depth d (its state already in place), appended to the
- * move stack; returns 0 out of memory */
+ * move stack; returns 1, 0 out of memory, -1 when a child is beyond the kernel (its beyond) */
 static int order_frame(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const int8_t *group_of,
                        dfs_stack *st, size_t d, fc_move *scratch, fc_move *buf, fc_state *tmp) {
     const fc_state *s = &st->states[d];
@@ -80,6 +80,11 @@ static int order_frame(const fc_kernel *k, const fc_game *g, const fc_profile *p
     if (pr->use_safe) {
         for (int i = 0; i < n; i++) {
             if (k->safe(g, s, &scratch[i])) {
+                if (k->beyond) {
+                    copy_state(tmp, s);
+                    k->apply(g, tmp, &scratch[i]);
+                    if (k->beyond(g, tmp)) return -1;
+                }
                 out[0] = scratch[i];
                 st->count[d] = 1; st->moves_used += 1;
                 return 1;
@@ -91,6 +96,7 @@ static int order_frame(const fc_kernel *k, const fc_game *g, const fc_profile *p
     for (int i = 0; i < n; i++) {
         copy_state(tmp, s);
         k->apply(g, tmp, &scratch[i]);
+        if (k->beyond && k->beyond(g, tmp)) return -1;
         cls[i] = move_class(k, g, &scratch[i], tmp, buf);
         bycls[cls[i]]++;
     }
@@ -117,7 +123,8 @@ static int set_line(fc_move **dst, int *ndst, const fc_move *line, int n, const 
  * when the table of positions seen and the stack of the line searched would hold more than that (the Python search has no such bound;
  * it is far beyond the budgets the two are compared on).  tick, when given, is called every
  * CHECK_EVERY positions as the Python search looks at its clock; a nonzero answer stops the search
- * and becomes stopped_by.  Returns 0, or -1 (no kernel, a missing safe/lost, out of memory). */
+ * and becomes stopped_by.  Returns 0, or -1 (no kernel, a missing safe/lost, out of memory, a position
+ * beyond the kernel: its beyond). */
 int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
               int64_t max_bytes, fc_tick tick, fc_result *res) {
     memset(res, 0, sizeof(*res));
@@ -132,11 +139,11 @@ int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const 
     size_t line_cap = 0;
     fc_state *tmp = malloc(sizeof(fc_state));
     uint8_t *key = malloc(FC_KEY_MAX);
-    int rc = -1;
+    int rc = -1, ordered = 1;  /* ordered < 0: a child beyond the kernel */
     if (!fc_keyset_init(&seen) || !scratch || !buf || !tmp || !key || !ensure_depth(&st, 0)) goto done;
     copy_state(&st.states[0], root);
     if (fc_keyset_add(&seen, key, fc_make_key(g, pr, grouped, root, key)) < 0) goto done;
-    if (!order_frame(k, g, pr, group_of, &st, 0, scratch, buf, tmp)) goto done;
+    if ((ordered = order_frame(k, g, pr, group_of, &st, 0, scratch, buf, tmp)) <= 0) goto done;
     size_t depth = 0;   /* the frame on top; line[0 .. depth) leads to it */
     int64_t nodes = 1, pruned = 0;
     int best = fc_home(g, root), stopped = 0;
@@ -187,14 +194,14 @@ int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const 
         }
         nodes++;
         depth++;
-        if (!order_frame(k, g, pr, group_of, &st, depth, scratch, buf, tmp)) goto done;
+        if ((ordered = order_frame(k, g, pr, group_of, &st, depth, scratch, buf, tmp)) <= 0) goto done;
     }
     res->status = stopped ? ST_UNKNOWN : ST_UNWINNABLE;
     res->stopped_by = stopped;
     res->nodes = nodes; res->positions = (int64_t)seen.count; res->best_home = best; res->pruned = pruned;
     rc = 0;
 done:
-    if (rc) { fc_free_result(res); res->error = 2; }
+    if (rc) { fc_free_result(res); res->error = ordered < 0 ? 3 : 2; }
     fc_keyset_free(&seen);
     free(st.states); free(st.moves); free(st.first); free(st.count); free(st.next);
     free(scratch); free(buf); free(line); free(tmp); free(key);
