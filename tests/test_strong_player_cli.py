@@ -36,7 +36,7 @@ def test_the_strong_player_wins_a_deal_the_depth_first_search_does_not(tmp_path:
             "--nodes", "200000"]
     r = run(*args, "-o", str(out))
     assert r.exit_code == 0, r.output
-    assert r.stderr.startswith("won in ") and "portfolio:" in r.stderr
+    assert r.stderr.startswith("won in ") and "; method portfolio, budget 200000 nodes" in r.stderr
     report = check_file(str(out))
     assert report.ok and report.outcome == "won"
     assert json.loads(out.read_text())["meta"]["solver"]["method"] == "portfolio"

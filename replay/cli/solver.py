@@ -173,7 +173,7 @@ def register(app: typer.Typer) -> None:
         note_missing_fast_core()
         r = _solve_interruptibly(g, table, budget, method.value)
         core = ", fast core" if "c" in r.core.split("+") else ""
-        facts = (f"{method.value}: {r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; "
+        facts = (f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; method {method.value}, "
                  f"budget {budget.describe()}")
         if r.status != WON:
             if r.proof:

@@ -67,12 +67,12 @@ def code_root() -> Path:
 
 def corpus_root(root: Path) -> Path:
     """Where the site reads the corpus: ``REPLAY_CORPUS``, else ``root/corpus``, else the package's own copy."""
-    import os
-
+    from replay import settings
     from replay.corpus.files import corpus_dir
 
-    if os.environ.get("REPLAY_CORPUS"):
-        return Path(os.environ["REPLAY_CORPUS"])
+    given = settings.get("REPLAY_CORPUS")  # read as every command reads it (a SettingError when not a directory)
+    if isinstance(given, Path):
+        return given
     if (root / "corpus" / "texts").is_dir():
         return root / "corpus"
     try:
