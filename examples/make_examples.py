@@ -251,9 +251,9 @@ def broken(out: Path) -> list[Path]:
     i = next(i for i, s in enumerate(bases["zwarta-kolumna"][3]["moves"]) if s["type"] == "move")
     edit("zwarta-kolumna", "zk-unknown-pile", lambda d: d["moves"][i].__setitem__("from", "p13"),
          {"code": "unknown-pile", "path": f"$.moves[{i}].from"}, "a pile the layout does not have")
-    edit("printex-frame", "pf-square-20-pile", lambda d: d["moves"].__setitem__(
-        1, {"type": "move", "from": "r4", "to": "A1"}), {"code": "unknown-pile", "path": "$.moves[1].from"},
-         "r4 exists only in the square-20 frame; this log plays the default rect-16")
+    edit("printex-frame", "pf-square-20-pile", lambda d: (d["rulings"].__setitem__("frame", "rect-16"), d["moves"].__setitem__(
+        1, {"type": "move", "from": "r4", "to": "A1"})), {"code": "unknown-pile", "path": "$.moves[1].from"},
+         "r4 exists only in the twenty-pile frames; this log plays the sixteen-pile rect-16")
     edit("printex-frame", "pf-move-type", set_move(1, {"type": "tuck", "from": "c1", "to": "c2"}),
          {"code": "unknown-move-type", "path": "$.moves[1].type"}, "tuck is a move of the exiles game only")
     edit("napoleons-square", "ns-redeal", lambda d: d["moves"].append({"type": "redeal"}),

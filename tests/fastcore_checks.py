@@ -17,11 +17,11 @@ from replay.engine.layout import FOUNDATION
 def statistics_forms(game_id: str) -> list[tuple[tuple[str, ...], dict[str, str]]]:
     """Every form of ``game_id`` the statistics build, as ``(variants, rulings)``: the game alone and with
     each variant, each ruling's other readings (``replay.solver.table``), and Napoleon's Square's modern
-    readings when it is that game."""
-    from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+    the relatives' forms (their ``plays_as``), such as Napoleon's Square's modern readings."""
+    from replay.solver.table import forms, relative_forms, ruling_forms
 
     built = [f for f in forms() if f.game == game_id] + [r[0] for r in ruling_forms() if r[0].game == game_id]
-    built += [NAPOLEON_MODERN] if NAPOLEON_MODERN.game == game_id else []
+    built += [r.form for r in relative_forms() if r.form.game == game_id and r.form not in built]
     return [(f.variants, dict(f.rulings)) for f in built]
 
 

@@ -266,3 +266,32 @@ def test_a_wrong_span_names_its_line_both_texts_and_the_offsets_that_fit(tmp_pat
     assert repr(source[start:end][:20]) [:-1] in msg  # what the spans hold
     assert "'Na asy zbieramy" in msg  # what verbatim says
     assert "the verbatim text is at spans: [[240, 358]]" in msg  # where it would fit
+
+
+def test_a_relatives_plays_as_names_our_variants_rulings_and_readings(tmp_path):
+    """plays_as says under which of our readings the engine plays a relative's rules: each name must be ours."""
+    import yaml
+
+    root = copy_corpus(tmp_path)
+    path = root / "games" / "zwarta-kolumna.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    cadogan = next(r for r in data["relatives"] if r.get("plays_as", {}).get("variants"))
+    cadogan["plays_as"]["variants"] = ["no-such-variant"]
+    cadogan["plays_as"]["rulings"] = {"side-reach": "nowhere", "no-such-ruling": "x", "base-placement": "anywhere"}
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    messages = [p.message for p in check_corpus(root) if p.file == "games/zwarta-kolumna.yaml"]
+    assert any("'no-such-variant' is not a variant" in m for m in messages)
+    assert any("'nowhere' is not a selectable reading of 'side-reach'" in m for m in messages)
+    assert any("'no-such-ruling' is not a ruling" in m for m in messages)
+    assert any("'base-placement' applies only with gotycki-zamek" in m for m in messages)
+
+
+def test_every_playable_relative_builds_as_a_game():
+    """A relative's plays_as that the table plays is a combination the engine can build."""
+    from replay.games.catalog import create
+
+    played = [(g.id, r.plays_as) for g in load().games.values() for r in g.relatives
+              if r.plays_as and not r.plays_as.unplayable]
+    assert {g for g, _ in played} >= {"napoleons-square", "zwarta-kolumna", "exiles"}
+    for gid, p in played:
+        create(gid, p.variants, dict(p.rulings))

@@ -17,7 +17,7 @@ from replay import fastcore
 from replay.fastcore import build
 from replay.solver.search import Budget, Profile, solve
 from replay.solver.stats import Form, game_of
-from replay.solver.table import NAPOLEON_MODERN, forms, ruling_forms
+from replay.solver.table import forms, relative_forms, ruling_forms
 
 LIB = fastcore.library()
 
@@ -46,8 +46,7 @@ def test_the_library_is_named_after_its_sources(tmp_path) -> None:
 def _kernel_forms() -> list[Form]:
     out = [f for f in forms() if _has_kernel(f)]
     out += [r[0] for r in ruling_forms() if _has_kernel(r[0])]
-    if _has_kernel(NAPOLEON_MODERN):
-        out.append(NAPOLEON_MODERN)
+    out += [r.form for r in relative_forms() if r.form not in out and _has_kernel(r.form)]
     return out
 
 
@@ -85,6 +84,45 @@ def test_the_c_search_is_the_python_search(form: Form) -> None:
             _same(c, py)
             statuses.add(py.status)
     assert statuses  # the comparison ran
+
+
+def _inside_chains(game, seed: int, count: int) -> list:
+    """Up to ``count`` tables of a seeded walk (eager for the foundations) inside exiles' travelling chain,
+    each from another chain, as ``replay analyse`` meets them in a log."""
+    import random
+
+    rng = random.Random(seed)
+    t = game.new_table(game.deck_from_seed(seed))
+    out: list = []
+    chains = 0
+    for _ in range(3000):
+        moves = t.legal_moves()
+        if not moves or len(out) >= count:
+            break
+        if t.vars["chain"] is not None and t.vars["_seen"] and len(t.vars["_seen"]) == 1 + chains % 3:
+            out.append(t.copy())
+            chains += 1
+        home = [m for m in moves if m.type == "move" and game.roles[m.dst] == "foundation"
+                and game.roles[m.src] != "foundation"]
+        t.push(rng.choice(home) if home and rng.random() < 0.9 else rng.choice(moves))
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("form", [f for f in FORMS if f.game == "exiles"], ids=lambda f: f.label)
+def test_the_c_search_is_the_python_search_inside_a_chain(form: Form) -> None:
+    """Exiles' positions inside a tuck chain (the chain's packet and the positions it has been in, in the
+    kernel's vars) are searched by the core, with the Python search's result in every field."""
+    game = game_of(form)
+    searched = 0
+    for seed in range(1, 5):
+        for t in _inside_chains(game, seed, 2):
+            for nodes in (150, 700):
+                c = solve(game, table=t, budget=Budget(nodes=nodes))
+                assert c.core == "c"
+                _same(c, solve(game, table=t, budget=Budget(nodes=nodes), fast=False))
+                searched += 1
+    assert searched >= 8
 
 
 @needs_core
@@ -176,7 +214,7 @@ def test_a_kernels_shortcut_for_the_move_order_agrees_with_its_legal_moves(form:
             if not moves:
                 break
             s = k.state(t)
-            if s is None:  # a position the kernel does not take (exiles' chain with seen positions): Python's
+            if s is None:  # a position the kernel does not take (an exiles chain longer than it holds): Python's
                 t.push(rng.choice(moves))
                 continue
             for src in range(len(game.roles)):  # the top card, one card (a deeper one of exiles' spread packet: no)

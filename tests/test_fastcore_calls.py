@@ -2,7 +2,7 @@
 
 Each file is compiled alone (``cc -c``) and ``nm`` says which symbols it defines and which it needs
 from the others; a file that needs a symbol another defines depends on it.  The graph must have no
-cycle (kernels.c the catalogue, bridge.c the Python bridge above it and above the search, frees.c and
+cycle (kernels.c the catalogue, bridge.c the Python bridge above it and above both searches, keys.c, frees.c and
 state.c below every caller), and a synthetic back-edge shows the check can fail.
 """
 
@@ -75,9 +75,10 @@ def test_the_c_files_call_one_another_one_way(tmp_path: Path) -> None:
     graph = call_graph(build.HERE, tmp_path)
     assert cycle(graph) is None, " -> ".join(cycle(graph) or [])
     assert graph["kernels.c"] <= {f"games/{p.name}" for p in (build.HERE / "games").glob("*.c")}  # the catalogue only
-    assert {"kernels.c", "search.c", "frees.c"} <= graph["bridge.c"]
+    assert {"kernels.c", "search.c", "nested.c", "frees.c"} <= graph["bridge.c"]
     assert not any("bridge.c" in deps for deps in graph.values())  # nothing calls the bridge back
-    assert graph["search.c"] == {"frees.c", "state.c"}
+    assert graph["search.c"] == {"frees.c", "keys.c", "state.c"}
+    assert graph["nested.c"] <= {"frees.c", "keys.c", "state.c"}  # the searches share keys.c, not each other
 
 
 def test_a_back_edge_is_found(tmp_path: Path) -> None:
@@ -85,7 +86,8 @@ def test_a_back_edge_is_found(tmp_path: Path) -> None:
     root = tmp_path / "fastcore"
     shutil.copytree(build.HERE, root, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     frees = root / "frees.c"
-    frees.write_text(frees.read_text(encoding="utf-8") + "\nvoid fc_back_edge(fc_result *r) { fc_free_result(r); }\n",
+    frees.write_text(frees.read_text(encoding="utf-8") + "\nint fc_back_edge(const fc_kernel *k, const fc_game *g, const fc_profile *p, const fc_state *s,"
+                     " fc_result *r) { return fc_search(k, g, p, s, 1, -1, 0, r); }\n",
                      encoding="utf-8")
     (tmp_path / "obj").mkdir()
     found = cycle(call_graph(root, tmp_path / "obj"))

@@ -2,8 +2,8 @@
 replay/games/exiles.py: random walks from seeded deals under every ruling reading (the default, then
 each other reading alone), comparing at every step the legal moves (same moves, same order) and, after
 the same move on both, the whole table (piles, foundation suits, passes, rounds and the game state:
-the chain, the cards changed and the length of the chain's seen list; the kernel keeps its own hashes
-of the seen positions, the engine Python's hash()).
+the chain, the cards changed and the chain's seen positions, whose codes both compute: the engine's
+table encoded is the kernel's position, byte for byte, inside a chain as outside one).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(fastcore.library() is None,
 
 WALKS = 24  # per reading: half uniform, half eager for the foundations (they get further: redeals, changes)
 CAP = 3000  # steps per walk, at most
-MAX_SEEN = (fastcore.VARS - 6) // 8  # the kernel's room for the chain's seen positions
+MAX_SEEN = EX.FAST_MAX_SEEN  # the kernel's room for the chain's seen positions
 
 
 #: the statistics' readings: the defaults, then each other reading of each ruling alone
@@ -75,12 +75,15 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
             seen["won" if t.is_won() else "lost"] += 1
             return
         m = _pick(rng, t, game.legal_moves(t), eager)
-        chain = t.vars["chain"]
+        chain, steps = t.vars["chain"], len(t.vars["_seen"])
         t.push(m)
         kern.apply(s, m)
         assert _kernel_table(kern, s) == _engine_table(t), f"seed {seed}: tables differ after {m} at ply {t.ply}"
-        if not t.vars["_seen"]:  # the engine's own state encodes as the kernel's
-            assert spec.vars(t) == fastcore.state_vars(s)
+        # the engine's state, seen positions and all, encodes as the kernel's and comes back from it
+        assert spec.vars(t) == fastcore.state_vars(s), f"seed {seed}: vars differ after {m} at ply {t.ply}"
+        assert spec.vars_back(fastcore.state_vars(s)) == t.vars, f"seed {seed}: vars_back at ply {t.ply}"
+        if t.vars["chain"] is not None:
+            seen["inside a chain"] += 1
         roles = game.roles
         kind = m.type if m.src < 0 else f"{m.type} {roles[m.src]}->{roles[m.dst]}"
         seen[kind] += 1
@@ -90,6 +93,8 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
             seen["a king travels, the chain goes on" if t.vars["chain"] is not None else "a king travels, the chain ends"] += 1
         elif m.type == "tuck" and chain is not None and t.vars["chain"] is None:
             seen["chain ends in a loop"] += 1
+            if steps >= 2:
+                seen["a chain of several steps ends in a loop"] += 1
         if m.type == "move" and m.src in game.foundations and not t.piles[m.src]:
             seen["a base changed"] += 1
         seen["longest chain"] = max(seen["longest chain"], len(t.vars["_seen"]))
@@ -105,7 +110,8 @@ def test_kernel_follows_the_engine_on_random_walks(rulings: dict[str, str]) -> N
         _walk(game, kern, 1000 * seed + 7, eager=seed % 2 == 1, seen=seen)
     # the walks reach every part of the rules
     for kind in ("deal", "redeal", "move tableau->foundation", "move reserve->foundation", "move tableau->tableau",
-                 "tuck reserve->tableau", "tuck tableau->tableau", "chain ends in a loop"):
+                 "tuck reserve->tableau", "tuck tableau->tableau", "inside a chain", "chain ends in a loop",
+                 "a chain of several steps ends in a loop"):
         assert seen[kind], f"no {kind} in the walks: {dict(seen)}"
     if game.rulings["foundations"] != "eight-aces":
         assert seen["move foundation->foundation"], dict(seen)
@@ -138,17 +144,93 @@ def test_the_comparisons_can_fail() -> None:
     assert moves_of(kern.legal(s)[1:]) != moves_of(game.legal_moves(t))
 
 
-def test_vars_are_encoded_only_without_seen_positions() -> None:
+def test_vars_are_encoded_with_the_chain_and_its_seen_positions() -> None:
     game = create(EX.ID)
     spec: fastcore.FastCore = EX.SEARCH["fast_core"]
     assert fastcore.spec_of(game) is spec
     t = game.new_table(game.deck_from_seed(1))
     assert spec.vars(t) == bytes([0xFF, 0, 0, 0, 0, 0])
     assert EX._fast_vars_back(bytes([0xFF, 0, 0, 0, 0, 0])) == {"chain": None, "_seen": [], "reversed": 0}
-    t.vars.update(chain="p5", reversed=2)
-    assert spec.vars(t) == bytes([4, 2, 0, 0, 0, 0])
-    t.vars["_seen"] = [hash(())]
-    assert spec.vars(t) is None and fastcore.Kernel(game).state(t) is None  # the search runs in Python there
+    t.vars.update(chain="p5", reversed=2, _seen=[1, EX.POSITION_MODULUS - 1])
+    b = bytes([4, 2, 0, 0, 0, 2]) + (1).to_bytes(8, "little") + (EX.POSITION_MODULUS - 1).to_bytes(8, "little")
+    assert spec.vars(t) == b and EX._fast_vars_back(b) == t.vars
+    assert fastcore.Kernel(game).state(t) is not None  # the search of a position inside a chain runs in C
+    for foundations in EX.RULINGS["foundations"]:  # the chain's packet by its index, in every layout
+        g = create(EX.ID, rulings={"foundations": foundations})
+        assert [g.layout.names[i] for i in g.options["packets"]] == [EX._packet_name(i) for i in range(EX.ROW)]
+    # what the kernel cannot hold is left to the Python search
+    t.vars["_seen"] = list(range(MAX_SEEN + 1))
+    assert spec.vars(t) is None and fastcore.Kernel(game).state(t) is None
+    t.vars["_seen"] = [EX.POSITION_MODULUS]
+    assert spec.vars(t) is None
+
+
+def _inside_a_chain(game: Game, seed: int, steps: int = 1) -> Table:
+    """A table of a seeded walk inside a chain that has been in ``steps`` positions or more, the next step a
+    tuck of the chain."""
+    rng = random.Random(seed)
+    t = game.new_table(game.deck_from_seed(seed))
+    while True:
+        moves = t.legal_moves()
+        assert moves, f"seed {seed}: the walk ended outside a chain"
+        if t.vars["chain"] is not None and len(t.vars["_seen"]) >= steps and all(m.type == "tuck" for m in moves):
+            return t
+        t.push(_pick(rng, t, moves, eager=True))
+
+
+@pytest.mark.clause("ex-10", "ex-11")
+def test_the_kernel_ends_a_chain_by_the_positions_it_has_been_in() -> None:
+    """The seen positions decide where a chain ends (amb-ex-chain-loop): a kernel told the same table without
+    them follows the chain past the step that would come back round, so a wrong seen list would be caught."""
+    game = create(EX.ID)
+    kern = fastcore.Kernel(game)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        t = game.new_table(game.deck_from_seed(seed))
+        while (moves := t.legal_moves()) and checked < 20:
+            m = _pick(rng, t, moves, eager=True)
+            after = t.copy()
+            after.push(m)
+            if t.vars["chain"] is not None and m.type == "tuck" and after.vars["chain"] is None:
+                # the chain ends in a loop here; the kernel, given the table, ends it too …
+                s = kern.state(t)
+                assert s is not None
+                kern.apply(s, m)
+                assert fastcore.state_vars(s) == EX._fast_vars(after)
+                # … and, told the same table without the positions it has been in, it ends it only when
+                # the step would bring back the position it makes
+                bare = t.copy()
+                bare.vars["_seen"] = []
+                s = kern.state(bare)
+                assert s is not None
+                kern.apply(s, m)
+                packets = game.options["packets"]
+                now, then = EX._positions(after, packets, m.dst, packets[C.value_of(after.piles[m.dst][-1]) - 1])
+                assert (fastcore.state_vars(s)[0] == 0xFF) == (now == then)
+                checked += now != then
+            t = after
+    assert checked
+
+
+def test_a_chain_longer_than_the_kernel_holds_is_searched_in_python() -> None:
+    """The kernel's vars hold MAX_SEEN positions of a chain; a chain that goes on past them is beyond it
+    (its beyond()), and the C search gives the root to the Python search: the same result, from Python."""
+    from replay.solver.search import Budget, solve
+
+    game = create(EX.ID)
+    t = _inside_a_chain(game, 5)
+    after = t.copy()
+    after.push(t.legal_moves()[0])
+    assert after.vars["chain"] is not None  # the chain goes on one step more at least
+    fake = [EX.POSITION_MODULUS - 1 - k for k in range(MAX_SEEN - len(t.vars["_seen"]))]  # codes not met
+    t.vars["_seen"] = fake + t.vars["_seen"]
+    assert len(t.vars["_seen"]) == MAX_SEEN and fastcore.Kernel(game).state(t) is not None
+    full = solve(game, table=t, budget=Budget(nodes=300))
+    assert full.core == "python"
+    assert full.as_dict() | {"seconds": 0} == solve(game, table=t, budget=Budget(nodes=300), fast=False).as_dict() | {"seconds": 0}
+    t.vars["_seen"] = t.vars["_seen"][-3:]
+    assert solve(game, table=t, budget=Budget(nodes=300)).core == "c"
 
 
 @pytest.mark.clause("ex-12")

@@ -21,7 +21,7 @@ from replay.engine.game import Game, Move
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE
 from replay.games import create
 from replay.games import napoleons_square as ns
-from replay.solver.table import NAPOLEON_MODERN
+from replay.solver.table import relative_forms
 from tests.fastcore_checks import (
     choose,
     statistics_forms,
@@ -38,7 +38,8 @@ DEFAULTS = {"marriage-suit": "in-suit", "sequence-moves": "single-card", "space-
             "talon-to-square": "allowed"}
 #: the statistics' readings: the defaults, each other reading alone, and the modern combination
 READINGS = [rulings for _, rulings in statistics_forms(GAME)]
-MODERN = dict(NAPOLEON_MODERN.rulings)
+#: PySolFC's NapoleonsSquare as our readings play it (its plays_as in corpus/games/napoleons-square.yaml)
+MODERN = next(dict(r.form.rulings) for r in relative_forms() if r.form.game == GAME and r.form.rulings)
 WALKS = 24
 STEPS = 600
 PROGRESS = 0.2  # how often a walk tries a deal or a card home first

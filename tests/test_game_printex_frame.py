@@ -136,7 +136,7 @@ def test_a_corner_card_that_is_moved_is_replaced_from_the_deck(pf):
     t.apply(mv(pf, src="c2", dst=foundation(pf, t, "AS")))
     assert top_codes(t, "c2") == ["7H"]
     # every-card: each card played from a corner is replaced
-    g = create("printex-frame", rulings={"corner-refill": "every-card"})
+    g = create("printex-frame", rulings={"corner-refill": "every-card", "frame": "rect-16"})
     t = table_with(g, {"c2": ["7H", "2S"]}, stock=["9D"])
     t.apply(mv(g, src="c2", dst=foundation(g, t, "AS")))
     assert top_codes(t, "c2") == ["7H", "9D"]
@@ -313,3 +313,18 @@ def test_when_stuck_ruling_also_holds_back_the_gathering():
     assert cited(t, mv(g, "redeal")) == "pf-19"
     t.piles[g.layout.index("c1")] = [C.parse("9S")]
     assert cited(t, mv(g, "redeal")) is None
+
+
+@clause("pf-5", "pf-6", "pf-15")
+def test_the_default_frame_is_twenty_piles() -> None:
+    """The edition's reading (amb-pf-frame): four corners and four cards on each side; the first deal is 20
+    cards, each later deal sixteen onto the side piles."""
+    g = create("printex-frame")
+    assert g.rulings["frame"] == "square-20"
+    t = g.new_table(g.deck_from_seed(3))
+    start = len(t.piles[g.stock])
+    t.apply(mv(g, "deal"))
+    assert start - len(t.piles[g.stock]) == 20
+    before = len(t.piles[g.stock])
+    t.apply(mv(g, "deal"))
+    assert before - len(t.piles[g.stock]) == 16

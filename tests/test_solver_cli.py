@@ -158,12 +158,20 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     monkeypatch.setattr(T, "forms", lambda: [Form("exiles"), Form("napoleons-square")])
     monkeypatch.setattr(T, "ruling_forms", lambda: [
         (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
+    modern = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
+    monkeypatch.setattr(T, "relative_forms", lambda: [T.RelativeForm(modern, "PySolFC", "PySolFC's modern rules")])
     data = T.run_table(deals=3, ruling_deals=2, seed=WON_SEED, nodes=300, seconds=None, workers=1,
-                       greedy=False, command="replay stats --table (test)", progress=False)
+                       greedy=False, command="replay stats --table (test)", progress=False, convergence_deals=2)
     path = tmp_path / "results.json"
     T.save(data, path)
     assert [r["label"] for r in data["forms"]] == ["exiles", "napoleons-square"]
-    assert data["rulings"][0]["paired_solver"]["deals"] == 2 and "napoleon_modern" in data
+    assert data["rulings"][0]["paired_solver"]["deals"] == 2
+    assert [(x["label"], x["title"], x["against"], x["paired_solver"]["deals"]) for x in data["relatives"]] == [
+        (modern.label, "PySolFC's modern rules", "napoleons-square", 2)]
+    c = data["forms"][0]["convergence"]
+    assert (c["nodes"], c["deals"], c["seeds"], data["convergence_deals"]) == (600, 2, [WON_SEED, WON_SEED + 1], 2)
+    assert c["base_won"] == data["forms"][0]["solver"]["results"][:2].count("W") and len(c["results"]) == 2
+    assert c["climbing"] == (abs(c["won"] - c["base_won"]) / 2 > 0.01)
     assert data["rulings"][0]["paired_home_solver"]["deals"] == 2 and "mean_home" in data["rulings"][0]["solver"]
     page = tmp_path / "stats.md"
     r = run("stats", "--page", str(path), "--out", str(page))
@@ -171,6 +179,10 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     text = page.read_text()
     assert "replay stats --table (test)" in text and data["version"] in text
     assert "| Exiles (text 003) | base | 3 |" in text and "`redeals`" in text and "9 in 10" in text
+    assert "under PySolFC's modern rules" in text and "Under PySolFC's modern rules" in text
+    assert text.index("* **Exiles.**") < text.index("## In short") < text.index("## How this page is made") \
+        < text.index("replay stats --table (test)")
+    assert "At twice the budget" in text and ("still climbing" in text or "(steady)" in text)
     assert data["forms"][1]["reductions"] and "safe moves" in text and "Cards home" in text
     if data["forms"][1]["solver"]["won"] == 0:  # Napoleon's Square at 300 nodes: none won, so how far it got
         assert "Napoleon's Square, base: the solver's best position holds" in text
@@ -184,13 +196,17 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     monkeypatch.setattr(T, "ruling_forms", lambda: [
         (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
     kw = dict(deals=2, ruling_deals=1, seed=7, nodes=50, seconds=None, workers=1, greedy=False, progress=False)
-    monkeypatch.setattr(T, "NAPOLEON_MODERN", Form("napoleons-square", (), (("space-fill", "any-card"),)))
+    monkeypatch.setattr(T, "relative_forms", lambda: [
+        T.RelativeForm(Form("napoleons-square", (), (("space-fill", "any-card"),)), "PySolFC", "modern rules"),
+        T.RelativeForm(Form("exiles", (), (("chain-king", "ends-chain"),)), "Leoni's Own", "Leoni's Own")])
     full = T.run_table(command="first", **kw)
     part = T.run_table(command="again", games=["exiles"], **kw)
-    assert [r["game"] for r in part["forms"]] == ["exiles"] and "napoleon_modern" not in part
+    assert [r["game"] for r in part["forms"]] == ["exiles"] and [r["game"] for r in part["relatives"]] == ["exiles"]
     merged = T.merge(full, part)
     assert [r["label"] for r in merged["forms"]] == [r["label"] for r in full["forms"]]
     assert merged["forms"][0]["made_by"]["version"] == part["version"] and "made_by" not in merged["forms"][1]
+    assert [r["game"] for r in merged["relatives"]] == ["napoleons-square", "exiles"]
+    assert "made_by" in merged["relatives"][1] and "made_by" not in merged["relatives"][0]
     assert merged["reruns"][0]["command"] == "again" and merged["reruns"][0]["games"] == ["exiles"]
     assert "measured again by `again`" in T.render_page(merged)
     with pytest.raises(ValueError):
@@ -212,6 +228,7 @@ def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
     assert x["format"] == "replay-stats-row/1" and x["command"].startswith("replay stats napoleons-square")
     monkeypatch.setattr(T, "forms", lambda: [Form("napoleons-square")])
     monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    monkeypatch.setattr(T, "relative_forms", lambda: [])
     data = T.run_table(deals=1, ruling_deals=1, seed=1, nodes=30, seconds=None, workers=1, greedy=False,
                        command="t", progress=False)
     path = tmp_path / "results.json"
@@ -229,6 +246,7 @@ def test_the_page_compares_two_budgets(tmp_path, monkeypatch):
 
     monkeypatch.setattr(T, "forms", lambda: [Form("exiles")])
     monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    monkeypatch.setattr(T, "relative_forms", lambda: [])
     kw = dict(deals=2, ruling_deals=1, seed=WON_SEED, seconds=None, workers=1, greedy=False, progress=False)
     small, big = T.run_table(nodes=10, command="small", **kw), T.run_table(nodes=2000, command="big", **kw)
     text = T.render_page(big, [], small)
@@ -251,7 +269,10 @@ def test_stats_refuses_options_that_do_nothing_in_its_mode(tmp_path):
     for args, says in ((("--page", "data/stats/results.json", "--only", "exiles"), "--only does nothing with --page"),
                        (("--table", "--out", str(tmp_path / "t.json"), "--format", "json"),
                         "--format does nothing with --table"),
-                       (("exiles", "--also", "x.json"), "--also does nothing with GAME")):
+                       (("exiles", "--also", "x.json"), "--also does nothing with GAME"),
+                       (("exiles", "--convergence-deals", "5"), "--convergence-deals does nothing with GAME"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--convergence-deals", "-1"),
+                        "--convergence-deals must be 0 (none) or more")):
         r = run("stats", *args)
         one_line_error(r, 2)
         assert says in r.stderr

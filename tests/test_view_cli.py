@@ -191,7 +191,7 @@ def test_analyse_is_deterministic_with_a_node_budget(tmp_path: Path) -> None:
     assert a.returncode == b.returncode == 0
     assert a.stdout == b.stdout
     doc = json.loads(a.stdout)
-    assert doc["deterministic"] is True and doc["budget"] == {"nodes": 200, "seconds": None}
+    assert doc["deterministic"] is True and doc["budget"] == {"nodes": 200, "seconds": None, "method": "portfolio"}
     assert doc["log_sha256"] == hashlib.sha256(EXILES_LOST.read_bytes()).hexdigest()
 
 

@@ -30,6 +30,36 @@ class Format(str, Enum):
     json = "json"
 
 
+class Method(str, Enum):
+    """``--method``: how the solver searches (``replay.solver.nested.METHODS``; a test holds the two equal).
+
+    ``portfolio`` (the default, the strongest measured: benchmarks/README.md) runs a bounded depth-first
+    search, which proves losses, then a nested Monte-Carlo search made to find wins with the rest of the
+    budget; ``depth-first`` the depth-first search alone; ``nmcs`` and ``nrpa`` a nested search alone.
+    """
+
+    portfolio = "portfolio"
+    depth_first = "depth-first"
+    nmcs = "nmcs"
+    nrpa = "nrpa"
+
+
+METHOD_HELP = ("How to search: portfolio (a depth-first search, which proves losses, then a nested Monte-Carlo "
+               "search made to find wins), depth-first, nmcs or nrpa (a nested search alone).")
+
+
+def budget_of(nodes: int | None, seconds: float | None, default_nodes: int) -> Any:
+    """The ``Budget`` of ``--nodes`` and ``--seconds`` (:meth:`replay.solver.search.Budget.asked`: neither given,
+    ``default_nodes``; one given, that one alone; both, whichever runs out first); a bad value fails in one
+    line (exit 2)."""
+    from replay.solver.search import Budget
+
+    try:
+        return Budget.asked(nodes, seconds, default_nodes)
+    except ValueError as e:
+        fail(str(e))
+
+
 #: ``-o -``: standard output, as in curl (every command with ``-o``; those that cannot write there say so)
 STDOUT = "-"
 

@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from replay.cli.common import Format, fail, note_missing_fast_core, ruling_options  # one --format, one --ruling for every command
+from replay.cli.common import (METHOD_HELP, Format, Method, budget_of, fail, note_missing_fast_core,
+                               ruling_options)  # one --format, one --ruling for every command
 
 if TYPE_CHECKING:
     from replay.engine.game import Game, Table
     from replay.solver.search import Budget, Result
 
+
+#: the position budget per deal of `replay stats` when neither --nodes nor --seconds is given (the table's)
+STATS_NODES = 100_000
 
 #: exit codes of `replay solve` beside 0 (won), 1 (rejected log) and 2 (usage or I/O)
 EXIT_UNWINNABLE, EXIT_UNKNOWN = 3, 4
@@ -39,13 +43,14 @@ def _command(*parts: object, **options: object) -> str:
     return " ".join(words)
 
 
-def _solve_interruptibly(game: Game, table: Table, budget: Budget) -> Result:
-    """``solve`` with its progress on stderr (when a terminal) and Ctrl-C ending it with its best so far."""
+def _solve_interruptibly(game: Game, table: Table, budget: Budget, method: str) -> Result:
+    """The search of ``method`` (``replay.solver.nested.play``) with its progress on stderr (when a terminal)
+    and Ctrl-C ending it with its best so far."""
     import signal
     import sys
 
     from replay.engine import cards as C
-    from replay.solver.search import solve
+    from replay.solver.nested import play
 
     asked = []
 
@@ -63,8 +68,8 @@ def _solve_interruptibly(game: Game, table: Table, budget: Budget) -> Result:
     except ValueError:  # not the main thread: no handler, Ctrl-C behaves as usual
         before = None
     try:
-        return solve(game, table, budget=budget, progress=show if terminal else None,
-                     should_stop=lambda: bool(asked))
+        return play(game, table, method=method, budget=budget, progress=show if terminal else None,
+                    should_stop=lambda: bool(asked))
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
@@ -89,10 +94,12 @@ def register(app: typer.Typer) -> None:
                                           help="A variant (repeatable; with --game)."),
         ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
                                          help="A ruling's reading (repeatable; with --game)."),
-        nodes: Optional[int] = typer.Option(200_000, "--nodes", metavar="N",
-                                            help="Budget: positions expanded (0: no limit)."),
+        nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
+                                            help="Budget: positions (0: no limit; default 200,000 unless --seconds "
+                                                 "is given)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
-                                                help="Budget: seconds (machine-dependent)."),
+                                                help="Budget: seconds (machine-dependent; alone, the only budget)."),
+        method: Method = typer.Option(Method.portfolio, "--method", help=METHOD_HELP),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="Write the won log to FILE (default, or -: standard output)."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists (never the input log)."),
@@ -100,7 +107,10 @@ def register(app: typer.Typer) -> None:
         """Search for a winning line and write it as a complete log.
 
         The verdict goes to standard error: won (the log is written), unwinnable (the search was
-        exhaustive, or a proof of loss settled it) or unknown (a budget ran out).  On a terminal the
+        exhaustive, or a proof of loss settled it) or unknown (a budget ran out).  The default method, a
+        portfolio, proves what a depth-first search can prove within a share of the budget, then plays
+        with a nested Monte-Carlo search made to find wins; for a seed and a position budget the answer
+        is the same on every machine.  On a terminal the
         search shows its progress on standard error (positions, most cards home, time); Ctrl-C ends
         it with what it found so far (unknown, "interrupted").
 
@@ -109,13 +119,10 @@ def register(app: typer.Typer) -> None:
         """
         from replay.engine.errors import BadCombination, ReplayError, UnknownName
         from replay.solver import logs as L
-        from replay.solver.search import WON, Budget, solve
+        from replay.solver.search import DEFAULT_NODES, WON
         from replay.solver.version import code_version
 
-        if nodes is not None and nodes < 0:
-            fail("--nodes must be 0 (no limit) or more")
-        if seconds is not None and seconds <= 0:
-            fail("--seconds must be positive")
+        budget = budget_of(nodes, seconds, DEFAULT_NODES)
         from replay.cli.common import to_stdout
 
         if to_stdout(out):  # -o -: standard output, as in curl
@@ -163,11 +170,11 @@ def register(app: typer.Typer) -> None:
                 source = f"replay solve, seed {seed}"
         except ReplayError as e:
             fail(e.one_line(), 1)
-        budget = Budget(nodes=nodes or None, seconds=seconds)
         note_missing_fast_core()
-        r = _solve_interruptibly(g, table, budget)
-        core = ", fast core" if r.core == "c" else ""
-        facts = f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; budget {budget.describe()}"
+        r = _solve_interruptibly(g, table, budget, method.value)
+        core = ", fast core" if "c" in r.core.split("+") else ""
+        facts = (f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; method {method.value}, "
+                 f"budget {budget.describe()}")
         if r.status != WON:
             if r.proof:
                 why = f"proved without search: {r.proof}"
@@ -183,7 +190,8 @@ def register(app: typer.Typer) -> None:
             if r.stopped_by == "interrupted":
                 raise typer.Exit(130)
             raise typer.Exit(EXIT_UNKNOWN if r.status == "unknown" else EXIT_UNWINNABLE)
-        solver_facts = {"nodes": r.nodes, "budget": budget.describe(), "version": code_version()}
+        solver_facts = {"method": method.value, "nodes": r.nodes, "budget": budget.describe(),
+                        "version": code_version()}
         if log is not None and isinstance(loaded.data.get("meta"), dict):
             # the player's meta stays as it was; the solver's facts go beside it
             meta = {**loaded.data["meta"], "solver": {"source": source, "moves": len(r.line), **solver_facts}}
@@ -212,16 +220,21 @@ def register(app: typer.Typer) -> None:
         deals: int = typer.Option(100, "--deals", "-n", metavar="N",
                                   help="Deals to play (the table: per game and variant)."),
         ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
+        convergence_deals: int = typer.Option(
+            200, "--convergence-deals", metavar="N",
+            help="(--table) The first N deals of each form played again at twice the budget (0: none)."),
         seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--jobs", "-j", "--workers", metavar="N",
                                               help="Worker processes of the local cluster (default: every core)."),
         scheduler: Optional[str] = typer.Option(
             None, "--scheduler", metavar="ADDRESS",
             help="Run on this dask.distributed scheduler (e.g. tcp://host:8786) instead of a local cluster."),
-        nodes: Optional[int] = typer.Option(2000, "--nodes", metavar="N",
-                                            help="Solver budget per deal: positions (0: none)."),
+        nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
+                                            help="Solver budget per deal: positions (0: none; default 100,000 "
+                                                 "unless --seconds is given)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
-                                                help="Solver budget per deal: seconds."),
+                                                help="Solver budget per deal: seconds (alone, the only budget)."),
+        method: Method = typer.Option(Method.portfolio, "--method", help=METHOD_HELP),
         no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
         fmt: Format = typer.Option(Format.text, "--format",
                                    help="GAME: the figures as a text table for people or as JSON for programs."),
@@ -258,16 +271,16 @@ def register(app: typer.Typer) -> None:
 
         if deals < 1 or ruling_deals < 1:
             fail("--deals and --ruling-deals must be at least 1")
+        if convergence_deals < 0:
+            fail("--convergence-deals must be 0 (none) or more")
         if seed < 0:
             fail("--seed must be a non-negative integer")
         if workers is not None and workers < 1:
             fail("--workers must be at least 1")
-        if nodes is not None and nodes < 0:
-            fail("--nodes must be 0 (no limit) or more")
-        if seconds is not None and seconds <= 0:
-            fail("--seconds must be positive")
-        if (nodes is None or nodes == 0) and seconds is None:
+        budget = budget_of(nodes, seconds, STATS_NODES)
+        if budget.nodes is None and budget.seconds is None:
             fail("a budget is needed: --nodes or --seconds")
+        given_nodes, nodes, seconds = nodes is not None, budget.nodes, budget.seconds
         modes = sum([game is not None, table, page is not None])
         if modes != 1:
             fail("give one of: GAME, --table, --page FILE")
@@ -278,16 +291,19 @@ def register(app: typer.Typer) -> None:
             out = json_out = None
         # options that would do nothing in the mode chosen are refused, not ignored
         given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
-                 "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
-                 "--scheduler": scheduler is not None, "--nodes": nodes != 2000, "--seconds": seconds is not None,
+                 "--ruling-deals": ruling_deals != 200, "--convergence-deals": convergence_deals != 200,
+                 "--seed": seed != 1, "--jobs": workers is not None,
+                 "--scheduler": scheduler is not None, "--nodes": given_nodes, "--seconds": seconds is not None,
+                 "--method": method is not Method.portfolio,
                  "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
                  "--also": bool(also), "--compare": compare is not None, "--only": bool(only),
                  "--merge-into": merge_into is not None}
         mode, allowed = (("--page", {"--also", "--compare"}) if page is not None else
-                         ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--nodes",
-                                      "--seconds", "--no-greedy", "--only", "--merge-into"}) if table else
+                         ("--table", {"--deals", "--ruling-deals", "--convergence-deals", "--seed", "--jobs",
+                                      "--scheduler", "--nodes", "--seconds", "--method", "--no-greedy", "--only",
+                                      "--merge-into"}) if table else
                          ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
-                                   "--seconds", "--no-greedy", "--format", "--json"}))
+                                   "--seconds", "--method", "--no-greedy", "--format", "--json"}))
         idle = [name for name, on in given.items() if on and name not in allowed]
         if idle:
             fail(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} nothing with {mode}")
@@ -349,10 +365,13 @@ def register(app: typer.Typer) -> None:
                 fail(f"cannot read {merge_into}: {e}")
             try:
                 note_missing_fast_core()
-                data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes or None,
-                                   seconds=seconds, workers=workers, greedy=not no_greedy,
-                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed,
-                                                    nodes=nodes or None, seconds=seconds, workers=workers,
+                data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes,
+                                   seconds=seconds, workers=workers, greedy=not no_greedy, method=method.value,
+                                   convergence_deals=convergence_deals,
+                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals,
+                                                    convergence_deals=convergence_deals, seed=seed,
+                                                    nodes=nodes, seconds=seconds, method=method.value,
+                                                    workers=workers,
                                                     scheduler=scheduler, no_greedy=no_greedy, only=list(only),
                                                     merge_into=merge_into,
                                                     out=out),
@@ -402,8 +421,8 @@ def register(app: typer.Typer) -> None:
         try:
             note_missing_fast_core()
             with progress_bar(len(jobs), form.label) as advance:
-                results = S.run(jobs, nodes or None, seconds, workers, greedy=not no_greedy, progress=advance,
-                                scheduler=scheduler)
+                results = S.run(jobs, nodes, seconds, workers, greedy=not no_greedy, progress=advance,
+                                scheduler=scheduler, method=method.value)
         except OSError as e:
             fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
                   else f"cannot run the local cluster: {e}")
@@ -413,12 +432,13 @@ def register(app: typer.Typer) -> None:
 
         summary.update(format="replay-stats-row/1", label=form.label, form=form.as_dict(),
                        command=_command(game, variant=list(variant), ruling=list(ruling), deals=deals, seed=seed,
-                                        nodes=nodes or None, seconds=seconds, workers=workers,
+                                        nodes=nodes, seconds=seconds, method=method.value, workers=workers,
                                         scheduler=scheduler, no_greedy=no_greedy, out=json_out),
                        version=version, commit=head,
                        date=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
                        wall_seconds=round(time.perf_counter() - t0, 1),
-                       budget={"nodes": nodes or None, "seconds": seconds}, workers=workers or os.cpu_count())
+                       budget={"nodes": nodes, "seconds": seconds, "method": method.value},
+                       workers=workers or os.cpu_count())
         if fmt is Format.json or stdout:
             import json
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import typer
 
-from replay.cli.common import Format, fail, note_missing_fast_core, read_log
+from replay.cli.common import METHOD_HELP, Format, Method, budget_of, fail, note_missing_fast_core, read_log
 
 EXIT_CODES_HELP = ("Exit codes: 0 done (a log that breaks a rule is shown up to that move); 1 the log is rejected; "
                    "2 usage or I/O error.")
@@ -53,16 +53,15 @@ def default_rules_url() -> str | None:
     return m.group(1) if m else None
 
 
-def _budget(nodes: int | None, seconds: float | None) -> Any:
-    from replay.solver.search import Budget
+#: the position budget per position of `replay analyse` when neither --nodes nor --seconds is given
+ANALYSE_NODES = 50_000
 
-    if nodes is not None and nodes < 0:
-        fail("--nodes must be 0 (no limit) or more")
-    if seconds is not None and seconds <= 0:
-        fail("--seconds must be positive")
-    if not nodes and seconds is None:
+
+def _budget(nodes: int | None, seconds: float | None, default_nodes: int) -> Any:
+    budget = budget_of(nodes, seconds, default_nodes)
+    if budget.nodes is None and budget.seconds is None:
         fail("a budget is needed: --nodes N (N > 0) or --seconds S")
-    return Budget(nodes=nodes or None, seconds=seconds)
+    return budget
 
 
 def load_analysis(path: Path, raw: bytes) -> dict[str, Any]:
@@ -206,12 +205,13 @@ def register(app: typer.Typer) -> None:
     @app.command("analyse", epilog=EXIT_CODES_HELP)
     def analyse_cmd(
         log: str = typer.Argument(..., metavar="LOG", help="A log file, or - for standard input."),
-        nodes: Optional[int] = typer.Option(10_000, "--nodes", metavar="N",
-                                            help="Budget per position: positions the solver expands (0: no limit). "
-                                                 "The output depends only on it."),
+        nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
+                                            help="Budget per position: positions (0: no limit; default 50,000 unless "
+                                                 "--seconds is given). The output depends only on it."),
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="S",
-                                                help="Budget per position in seconds (the verdicts then depend on "
-                                                     "the machine and its load)."),
+                                                help="Budget per position in seconds (alone, the only budget; the "
+                                                     "verdicts then depend on the machine and its load)."),
+        method: Method = typer.Option(Method.portfolio, "--method", help=METHOD_HELP),
         fmt: Format = typer.Option(Format.text, "--format", help="text for people, json for programs."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="Also write the JSON document here (for replay view --analysis; "
@@ -239,7 +239,7 @@ def register(app: typer.Typer) -> None:
         from replay.engine.errors import ReplayError
         from replay.solver.analyse import analyse_bytes, text_lines
 
-        budget = _budget(nodes, seconds)
+        budget = _budget(nodes, seconds, ANALYSE_NODES)
         note_missing_fast_core()
         raw, name = read_log(log)
         stdout = to_stdout(out)  # -o -: the JSON document on standard output, instead of the text
@@ -262,9 +262,9 @@ def register(app: typer.Typer) -> None:
                 except Exception:  # noqa: BLE001 - analyse_bytes says what is wrong
                     total = 1
                 with _analysis_progress(total) as (advance, searched):
-                    doc = analyse_bytes(raw, name, budget, advance, lambda: bool(asked), searched)
+                    doc = analyse_bytes(raw, name, budget, advance, lambda: bool(asked), searched, method.value)
             else:
-                doc = analyse_bytes(raw, name, budget, should_stop=lambda: bool(asked))
+                doc = analyse_bytes(raw, name, budget, should_stop=lambda: bool(asked), method=method.value)
         except ReplayError as e:
             fail(e.one_line(), 1)
         finally:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from replay.corpus.loader import Corpus, load
+from replay.corpus.models import GameInfo
 from replay.engine.errors import CorpusError
 
 _WORD = re.compile(r"\w")
@@ -219,6 +220,29 @@ def _games(c: Corpus) -> list[Problem]:
         for v in ids:
             if not any(cl.variant == v and cl.game == g.id for cl in c.clauses.values()):
                 out.append(Problem(f, v, "no clause of the text belongs to this variant"))
+        out += _plays_as(c, g, f, set(ids))
+    return out
+
+
+def _plays_as(c: Corpus, g: GameInfo, f: str, variants: set[str]) -> list[Problem]:
+    """A relative's ``plays_as`` names variants of its game and rulings of its game with one of their readings."""
+    out = []
+    rulings = {a.ruling: a for a in c.ambiguities_of_game(g.id) if a.ruling}
+    for r in g.relatives:
+        p = r.plays_as
+        if p is None:
+            continue
+        for v in p.variants:
+            if v not in variants:
+                out.append(Problem(f, r.name, f"plays_as: {v!r} is not a variant of {g.id}"))
+        for name, reading in p.rulings.items():
+            a = rulings.get(name)
+            if a is None:
+                out.append(Problem(f, r.name, f"plays_as: {name!r} is not a ruling of {g.id}"))
+            elif reading not in {x.id for x in a.readings if x.selectable}:
+                out.append(Problem(f, r.name, f"plays_as: {reading!r} is not a selectable reading of {name!r}"))
+            elif a.variants and not set(a.variants) & set(p.variants):
+                out.append(Problem(f, r.name, f"plays_as: {name!r} applies only with {', '.join(a.variants)}"))
     return out
 
 

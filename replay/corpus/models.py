@@ -72,6 +72,29 @@ class Text(Strict):
 # --------------------------------------------------------------------------- games
 
 
+class PlaysAs(Strict):
+    """Under which of our readings the engine plays as a relative's rules, as far as our rulings reach.
+
+    Argued from the relative's ``differences`` and ``followed`` notes and the ambiguity register; the
+    statistics table plays the form (``replay stats --table``) unless ``unplayable`` says why not.
+    """
+
+    title: str = Field(description="How a reader names these rules, e.g. \"Cadogan's rules\".")
+    variants: list[Slug] = Field(default_factory=list, description="The variants of ours that play as it.")
+    rulings: dict[Slug, Slug] = Field(
+        default_factory=dict,
+        description="Ruling -> reading, where the relative reads otherwise than our default (empty: our defaults).",
+    )
+    beyond: list[str] = Field(
+        default_factory=list,
+        description="Where its rules differ and no reading of ours reaches: the form plays our text there.",
+    )
+    unplayable: str | None = Field(
+        None, description="Why the form would not be this relative's game (a reading it needs that we do not have): "
+                          "then the table does not play it.",
+    )
+
+
 class Relative(Strict):
     """A published implementation or description of a related game."""
 
@@ -81,6 +104,9 @@ class Relative(Strict):
     followed: list[str] = Field(
         default_factory=list,
         description="Where our text is silent and we follow this relative; each names the ambiguity.",
+    )
+    plays_as: PlaysAs | None = Field(
+        None, description="Under which of our readings the engine plays as its rules (absent: not argued).",
     )
 
 

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from replay.engine.game import Game, Table
 
 
+#: the most bytes ``FastCore.vars`` may give (the room for ``Table.vars`` in a position of the fast core:
+#: replay/fastcore/core.h, ``FC_VARS``)
+VARS_BYTES = 1536
+
+
 @dataclass(frozen=True)
 class FastCore:
     """What a game module declares to be searched by the fast core (``SEARCH['fast_core']``).

@@ -28,11 +28,11 @@ from typing import Any, Callable
 
 from replay import settings
 from replay.engine.game import Game, Move, Table
-from replay.engine.kernel import FastCore
+from replay.engine.kernel import VARS_BYTES, FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
 
 HERE = Path(__file__).resolve().parent
-MAXC, CARDS, VARS, MAXMOVES, MAXOPT = 64, 104, 1536, 1024, 512
+MAXC, CARDS, VARS, MAXMOVES, MAXOPT = 64, 104, VARS_BYTES, 1024, 512
 TYPES = ("move", "deal", "redeal", "fill", "tuck")
 TYPE_CODE = {t: i for i, t in enumerate(TYPES)}
 ROLE_CODE = {TABLEAU: 0, FOUNDATION: 1, STOCK: 2, WASTE: 3, RESERVE: 4}
@@ -114,6 +114,11 @@ def _load(path: Path) -> ctypes.CDLL | None:
     lib.fc_solve.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
                              ctypes.POINTER(FcState), ctypes.c_int64, ctypes.c_int64, TICK, ctypes.POINTER(FcResult)]
     lib.fc_free_result.argtypes = [ctypes.POINTER(FcResult)]
+    # the nested searches (nested.c; their parameters' mirror is replay.fastcore.nested.FcNestedParams)
+    lib.fc_nested.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcProfile),
+                              ctypes.POINTER(FcState), ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, TICK,
+                              ctypes.POINTER(FcResult)]
+    lib.fc_sizeof_nested_params.restype = ctypes.c_size_t
     for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
         f = getattr(lib, f"fc_sizeof_{name}")
         f.restype = ctypes.c_size_t

@@ -54,3 +54,12 @@ int fc_solve(const char *name, const fc_game *g, const fc_profile *pr, const fc_
              int64_t max_bytes, fc_tick tick, fc_result *res) {
     return fc_search(fc_kernel_named(name), g, pr, root, max_nodes, max_bytes, tick, res);
 }
+
+/* replay.solver.nested's search by the kernel named (fc_nested_search); -1 when the library has no such kernel */
+int fc_nested(const char *name, const fc_game *g, const fc_profile *pr, const fc_state *root,
+              const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick, fc_result *res) {
+    return fc_nested_search(fc_kernel_named(name), g, pr, root, p, max_positions, max_bytes, tick, res);
+}
+
+/* the size of fc_nested_params, which replay/fastcore/nested.py checks its mirror against */
+size_t fc_sizeof_nested_params(void) { return sizeof(fc_nested_params); }

@@ -69,6 +69,10 @@ typedef struct {
     /* optional, for speed: whether some legal move takes the top card of src to a foundation (what the
      * search's move order asks of every child, frees_a_card); NULL: the search scans legal() */
     int (*frees)(const fc_game *g, const fc_state *s, int src);
+    /* optional: nonzero when apply has made a position whose game state does not fit the kernel's vars
+     * (it then no longer mirrors the engine): the search gives up (error 3, the solver searches in
+     * Python); NULL: every state fits */
+    int (*beyond)(const fc_game *g, const fc_state *s);
 } fc_kernel;
 
 /* ---- pile helpers (state.c) ---- */
@@ -99,13 +103,8 @@ void fc_gather(const fc_game *g, fc_state *s, const int32_t *order, int n, int b
 /* cards on the foundations */
 int fc_home(const fc_game *g, const fc_state *s);
 
-/* ---- what frees a card (frees.c) ---- */
-/* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
- * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
-int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf);
-
-/* ---- the search (search.c) ---- */
-/* what the search is told besides the game: the profile (replay.solver.search.Profile) */
+/* ---- what a search is told besides the game, and what it answers ---- */
+/* the profile (replay.solver.search.Profile) */
 typedef struct {
     int nsame_tableau;
     uint8_t same_tableau[FC_MAXC];
@@ -116,6 +115,7 @@ typedef struct {
     int use_safe, use_lost;
 } fc_profile;
 
+/* the clock callback (nodes, best cards home): 0 go on, else the reason to stop (becomes stopped_by) */
 typedef int (*fc_tick)(int64_t nodes, int best);
 
 typedef struct {
@@ -125,10 +125,64 @@ typedef struct {
     fc_move *line, *best_line;         /* malloc'd: fc_free_result */
 } fc_result;
 
+void fc_free_result(fc_result *r);
+
+/* ---- keys of positions and the profile's symmetry (keys.c) ---- */
+/* the longest key fc_make_key writes */
+#define FC_KEY_MAX (FC_CARDS * 3 + FC_MAXC * 3 + FC_VARS + 16)
+
+/* a set of keys: bytes kept in one arena, an open-addressing hash table over them */
+typedef struct {
+    uint8_t *arena;
+    size_t used, cap;
+    uint64_t *slots;   /* 0 empty, else (offset + 1) into arena */
+    uint64_t *hashes;
+    size_t nslots, count;
+} fc_keyset;
+
+uint64_t fc_hash_bytes(const uint8_t *p, size_t n);
+int fc_keyset_init(fc_keyset *k);                      /* 1, or 0 out of memory */
+void fc_keyset_free(fc_keyset *k);
+/* add key (len bytes); returns 1 when it was new, 0 when it was there, -1 out of memory */
+int fc_keyset_add(fc_keyset *k, const uint8_t *key, size_t len);
+/* the containers the profile's symmetry groups (grouped[i] = 1), and the group each belongs to
+ * (group_of[i], -1 for none: the interchangeable tableau is group 0, then the foundation groups) */
+void fc_symmetry(const fc_profile *pr, uint8_t *grouped, int8_t *group_of);
+/* the key of s (grouped from fc_symmetry): equal keys exactly when position_key gives equal keys */
+size_t fc_make_key(const fc_game *g, const fc_profile *pr, const uint8_t *grouped, const fc_state *s,
+                   uint8_t *out);
+/* _reduce: drop a move into an empty member of an interchangeable group when an earlier empty member
+ * of the same group took the same move (type, source, count); returns how many moves are left */
+int fc_reduce_moves(const fc_profile *pr, const int8_t *group_of, const fc_state *s, fc_move *mv, int n);
+
+/* ---- what frees a card (frees.c) ---- */
+/* whether some legal move of s takes the top card of src to a foundation: the kernel's frees, else a
+ * scan of its legal moves (buf holds FC_MAXMOVES); 0 when src is empty */
+int fc_frees_a_card(const fc_kernel *k, const fc_game *g, const fc_state *s, int src, fc_move *buf);
+
+/* ---- the search (search.c) ---- */
 /* replay.solver.search.solve over kernel k from root (see search.c); 0, or -1 (no kernel, out of memory …) */
 int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root, int64_t max_nodes,
               int64_t max_bytes, fc_tick tick, fc_result *res);
-void fc_free_result(fc_result *r);
+
+/* ---- the nested searches (nested.c) ---- */
+/* the method of a nested search (fc_nested_params.method) */
+enum { FC_NMCS = 0, FC_NRPA = 1 };
+/* the parameters of a nested search (replay.solver.nested.Params mirrors them) */
+typedef struct {
+    int method;          /* FC_NMCS, FC_NRPA */
+    int level;           /* the top level (1 or more) */
+    int iterations;      /* NRPA: runs of the level below per level */
+    int max_len;         /* the longest line from the root, in moves */
+    uint32_t p_found;    /* NMCS rollouts: the chance, in 2^-32, of playing a foundation move when one exists */
+    double bias;         /* NRPA: the prior weight of a foundation move */
+    double alpha;        /* NRPA: the step of adaptation */
+    uint64_t seed;
+} fc_nested_params;
+/* replay.solver.nested's search over kernel k from root (see nested.c); 0, or -1 (no kernel, bad parameters …) */
+int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const fc_state *root,
+                     const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick,
+                     fc_result *res);
 
 /* ---- the kernels (kernels.c): the catalogue, by game ID ---- */
 const fc_kernel *fc_kernel_named(const char *name);

@@ -26,7 +26,7 @@ from replay.engine.common import (fits_foundation, foundation_accepts, game_won,
                                   stock_empty, top_card_only)
 from replay.engine.edition import Edition
 from replay.engine.game import Effect, Game, Move, Reason, Rule, RuleBook, Setup, Table
-from replay.engine.kernel import FastCore
+from replay.engine.kernel import VARS_BYTES, FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
 from replay.engine.registry import effect, procedure, rule
 
@@ -305,15 +305,32 @@ def a_king_ends_the_chain(t: Table, m: Move) -> None:
         t.vars["_seen"] = []
 
 
+#: the modulus of a position's code: the Mersenne prime 2**61 - 1 (a code fits in 8 bytes of the kernel's vars)
+POSITION_MODULUS = (1 << 61) - 1
+
+
 def _positions(t: Table, packets: tuple[int, ...], src: int, dst: int) -> tuple[int, int]:
-    """Hashes of the packets now, and after the top card of packet ``src`` goes under packet ``dst``."""
-    now = list(map(tuple, t.game.options["packet_piles"](t.piles)))
-    h = hash(tuple(now))
+    """The codes of the packets now, and after the top card of packet ``src`` goes under packet ``dst``.
+
+    A position's code is defined here, not left to Python's hash(), so that the fast core computes the
+    same numbers (replay/fastcore/games/exiles.c, ``packets_code``): the packets in deal order, each
+    one's cards bottom first and closed by the byte 255, read as one little-endian number, modulo
+    :data:`POSITION_MODULUS`.  Two positions of a chain have the same code exactly when they are the same
+    position (but for a coincidence of about one in 2**61, the chance Python's hash() of the same
+    tuples had too)."""
+    piles = t.game.options["packet_piles"](t.piles)
+    now = _position_code(piles)
     i, j = packets.index(src), packets.index(dst)
-    card = now[i][-1]
-    now[i] = now[i][:-1]
-    now[j] = (card,) + now[j]
-    return h, hash(tuple(now))
+    moved = list(piles)
+    card = moved[i][-1]
+    moved[i] = moved[i][:-1]
+    moved[j] = [card, *moved[j]]
+    return now, _position_code(moved)
+
+
+def _position_code(piles: Any) -> int:
+    """The code of the packets ``piles`` (in deal order): see :func:`_positions`."""
+    return int.from_bytes(b"\xff".join(map(bytes, piles)) + b"\xff", "little") % POSITION_MODULUS
 
 
 @effect("ex-11")
@@ -518,30 +535,41 @@ def _fast_options(game: Game) -> list[int]:
             len(steps), *(x for f, step in steps for x in (f, step))]
 
 
+#: how many of the chain's seen positions the kernel's vars hold (replay/fastcore/games/exiles.c: MAX_SEEN)
+FAST_MAX_SEEN = (VARS_BYTES - 6) // 8
+
+
 def _fast_vars(t: Table) -> bytes | None:
-    """``Table.vars`` as the kernel keeps them: the chain's packet (0xFF: none), the cards changed
-    (uint32), and the chain's seen positions; None while the chain has seen any, since the engine keeps
-    Python's hash() of them and the kernel its own (the search then runs in Python)."""
+    """``Table.vars`` as the kernel keeps them: the chain's packet (its container index; 0xFF: none), the
+    cards changed (uint32), how many positions the chain has been in, and their codes (8 bytes each, as
+    :func:`_positions` makes them); None for a state the kernel cannot hold (a chain longer than its
+    room, or vars it does not know: the search then runs in Python)."""
     v = t.vars
-    if v.keys() != _VARS_KEYS or v["_seen"]:
+    if v.keys() != _VARS_KEYS:
         return None
-    chain, changed = v["chain"], v["reversed"]
-    if not isinstance(changed, int) or not 0 <= changed < 1 << 32:
+    chain, changed, seen = v["chain"], v["reversed"], v["_seen"]
+    if not isinstance(changed, int) or not 0 <= changed < 1 << 32 or len(seen) > FAST_MAX_SEEN:
         return None
-    at = 0xFF if chain is None else t.game.layout.index(chain)
-    return bytes([at]) + changed.to_bytes(4, "little") + b"\0"
+    if not all(isinstance(c, int) and 0 <= c < POSITION_MODULUS for c in seen):
+        return None
+    at = 0xFF
+    if chain is not None:
+        at = t.game.layout.index(chain)
+        if _packet_name(at) != chain:
+            return None
+    return b"".join([bytes([at]), changed.to_bytes(4, "little"), bytes([len(seen)]),
+                     *(c.to_bytes(8, "little") for c in seen)])
+
+
+def _packet_name(i: int) -> str:
+    """The name of packet container ``i`` in every layout of the game (p1 … p13, indices 0 … 12)."""
+    return f"p{i + 1}"
 
 
 def _fast_vars_back(b: bytes) -> dict[str, Any]:
-    """What of ``Table.vars`` the bytes give back without the layout: the cards changed, the chain
-    when there is none (a travelling packet's name needs the layout: byte 0 is its index), and the
-    seen list when it is empty (else only its length is known: byte 5)."""
-    out: dict[str, Any] = {"reversed": int.from_bytes(b[1:5], "little")}
-    if b[0] == 0xFF:
-        out["chain"] = None
-    if b[5] == 0:
-        out["_seen"] = []
-    return out
+    """``Table.vars`` from the kernel's bytes: the inverse of :func:`_fast_vars`."""
+    return {"chain": None if b[0] == 0xFF else _packet_name(b[0]), "reversed": int.from_bytes(b[1:5], "little"),
+            "_seen": [int.from_bytes(b[6 + 8 * k:14 + 8 * k], "little") for k in range(b[5])]}
 
 
 SEARCH["fast_core"] = FastCore(kernel="exiles", options=_fast_options, vars=_fast_vars, vars_back=_fast_vars_back)

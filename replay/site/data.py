@@ -44,6 +44,8 @@ LAYOUT_ASSETS = "assets/layouts"
 AMBIGUITIES_PAGE = "ambiguities.md"
 GLOSSARY_PAGE = "glossary.md"
 SOURCES_PAGE = "sources.md"
+#: the results table the register's playability evidence comes from (``replay stats --table``)
+STATS_DATA = "data/stats/results.json"
 
 
 def tagged_tests(root: Path) -> dict[str, list[TestRef]]:
@@ -215,6 +217,23 @@ class SiteData:
         )
 
     # ------------------------------------------------------------------ lookups
+
+    @cached_property
+    def stats(self) -> dict[str, Any] | None:
+        """The results table, ``data/stats/results.json`` (None when the project has none, or it cannot be read)."""
+        from replay.solver.table import load
+
+        try:
+            return load(self.root / STATS_DATA)
+        except (OSError, ValueError):
+            return None
+
+    @cached_property
+    def stats_page(self) -> str | None:
+        """The statistics page, when the site has one (``docs/stats.md``)."""
+        from replay.solver.page import STATS_PAGE
+
+        return STATS_PAGE if (self.root / "docs" / STATS_PAGE).is_file() else None
 
     @cached_property
     def facts(self) -> Any:

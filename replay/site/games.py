@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from replay.corpus.models import Ambiguity, Clause, LayoutSpec, Passage, WitnessFile
+from replay.corpus.models import Ambiguity, Clause, LayoutSpec, Passage, PlaysAs, WitnessFile
 from replay.engine.registry import Implementation
 from replay.site.data import SiteData
 from replay.site.links import Linker
@@ -326,9 +326,48 @@ def ambiguity_body(d: SiteData, a: Ambiguity, link: Linker) -> str:
                      f"(`\"rulings\": {{\"{a.ruling}\": \"…\"}}`).")
     else:
         lines.append(f"**Status:** {status}.")
+    evidence = playability_of(d, a, link)
+    if evidence:
+        lines += ["", evidence]
     lines += ["", f"Clauses: {link.clause_list(a.clauses)} · category {a.category} · "
               f"[in the register]({link.ambiguity(a.id)})"]
     return "\n".join(lines)
+
+
+def plays_as_text(d: SiteData, gid: str, p: PlaysAs, link: Linker) -> str:
+    """Under which of our readings the engine plays as a relative's rules, and how that played in the table."""
+    if p.unplayable:
+        return f"*Not played as {esc(p.title)}:* {link.prose(p.unplayable)}"
+    form = ", ".join([*(f"the variant `{v}`" for v in p.variants),
+                      *(f"`{k} = {v}`" for k, v in p.rulings.items())]) or "our default readings"
+    out = f"*Played as {esc(p.title)}:* {form}."
+    label = " ".join([gid] + ["+" + v for v in p.variants] + [f"{k}={v}" for k, v in sorted(p.rulings.items())])
+    from replay.solver.page import RELATIVES_ANCHOR, relative_rows, true_rate
+
+    rows = [*relative_rows(d.stats), *d.stats["forms"]] if d.stats else []  # our defaults: the game's own row
+    row = next((x for x in rows if x["label"] == label), None)
+    if row:
+        lo, hi = true_rate(row["solver"], row["deals"])
+        where = f" ([statistics]({link.to(d.stats_page, RELATIVES_ANCHOR)}))" if d.stats_page else ""
+        out += (f" Measured{where}: won {row['solver']['won']} of {row['deals']:,} deals, proved lost "
+                f"{row['solver']['unwinnable']}; the true rate lies in {100 * lo:.1f}–{100 * hi:.1f}%.")
+    if p.beyond:
+        out += "\n\n" + "\n".join(f"- Beyond our readings: {link.prose(x)}" for x in p.beyond)
+    return out
+
+
+def playability_of(d: SiteData, a: Ambiguity, link: Linker) -> str:
+    """How the readings of an entry's ruling played in the results table, where they play differently
+    (:func:`replay.solver.page.playability`); empty without a table, a ruling or a difference."""
+    if not a.ruling or d.stats is None:
+        return ""
+    from replay.solver.page import RULINGS_ANCHOR, playability, playability_text
+
+    for gid in dict.fromkeys(d.corpus.clauses[c].game for c in a.clauses if c in d.corpus.clauses):
+        ev = playability(d.stats, gid, a.ruling)
+        if ev:
+            return playability_text(ev, link.to(d.stats_page, RULINGS_ANCHOR) if d.stats_page else None)
+    return ""
 
 
 def clause_block(d: SiteData, c: Clause, link: Linker, seen_amb: dict[str, str], level: int = 3,
@@ -466,6 +505,8 @@ def game_page(d: SiteData, gid: str) -> str:
                 out += ["Differences (our text wins):", ""] + [f"- {link.prose(x)}" for x in r.differences] + [""]
             if r.followed:
                 out += ["Where our text is silent and we follow it:", ""] + [f"- {link.prose(x)}" for x in r.followed] + [""]
+            if r.plays_as:
+                out += [plays_as_text(d, gid, r.plays_as, link), ""]
     examples = [e for e in d.examples if e.game == gid]
     if examples:
         out += ["## Example games", ""]

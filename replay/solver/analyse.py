@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from replay.engine.game import Game, Table
 from replay.log.describe import short_move
 from replay.log.locate import move_ref
+from replay.solver.nested import DEFAULT_METHOD, play
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, solve
 
 FORMAT = "replay-analysis/1"
@@ -76,6 +77,7 @@ class BestDoc(_Doc):
 class BudgetDoc(_Doc):
     nodes: int | None = Field(None, ge=1)
     seconds: float | None = Field(None, gt=0)
+    method: str | None = None  #: replay.solver.nested.METHODS (absent in files made before it: depth-first)
 
 
 class StoppedDoc(_Doc):
@@ -105,6 +107,7 @@ class AnalysisDoc(_Doc):
     last_winnable: int | None = None
     first_unwinnable: int | None = None
     lost_after: int | None = None
+    lost_by_play: int | None = Field(None, ge=1)
     searched: int = Field(ge=0)
     inferred: int = Field(ge=0)
     best: BestDoc | None = None
@@ -119,9 +122,9 @@ class Position:
 
     position: int
     status: str | None = None  #: won | unwinnable | unknown (None: not decided yet)
-    how: str | None = None  #: solved | inferred
+    how: str | None = None  #: solved | inferred | played | not-searched
     source: int | None = None  #: inferred: the position the verdict follows from
-    reason: str | None = None  #: inferred: why
+    reason: str | None = None  #: inferred, played: why
     nodes: int | None = None  #: solved: positions the search expanded
     stopped_by: str | None = None  #: solved, unknown: the budget that ran out
     proof: str | None = None  #: solved, unwinnable: the proof of loss that settled it without search
@@ -135,6 +138,8 @@ class Position:
         d: dict[str, Any] = {"position": self.position, "status": self.status, "how": self.how}
         if self.how == "inferred":
             d.update({"from": self.source, "reason": self.reason})
+        elif self.how == "played":
+            d["reason"] = self.reason
         if self.proof:
             d["proof"] = self.proof
         if self.nodes is not None:
@@ -175,8 +180,10 @@ class Interrupted(Exception):
 
 def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], None] | None = None,
                       should_stop: Callable[[], bool] | None = None,
-                      searched: Callable[[str, float], None] | None = None) -> list[Position]:
-    """Decide every position, searching as few as the two facts of the module's docstring allow.
+                      searched: Callable[[str, float], None] | None = None,
+                      method: str = DEFAULT_METHOD) -> list[Position]:
+    """Decide every position with ``method`` (:func:`replay.solver.nested.play`), searching as few as the two
+    facts of the module's docstring allow.
 
     ``advance(n)`` is told how many positions each search decided; ``searched(status, seconds)`` what each
     search found and how long it took (for an estimate of the time left, :class:`Estimate`).  When
@@ -218,7 +225,7 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
     def search(k: int) -> None:
         before = sum(p.status is not None for p in pos)
         t0 = time.perf_counter()
-        r = solve(g.game, table=g.tables[k], budget=budget, should_stop=should_stop)
+        r = play(g.game, table=g.tables[k], method=method, budget=budget, should_stop=should_stop)
         if r.stopped_by == "interrupted":
             raise Interrupted
         p = pos[k]
@@ -246,7 +253,26 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
             if p.status is None:
                 p.status, p.how = UNKNOWN, "not-searched"
                 p.best_home, p.best_line = None, []
+    if method != "depth-first":
+        lost_by_play(pos)
     return pos
+
+
+def lost_by_play(pos: list[Position]) -> int | None:
+    """Mark the move a strong player says lost the game: the position after the last one won, when no proof
+    says the game was lost there and the strong player, searching it, found no win.  Its verdict stays
+    unknown (play proves nothing), its ``how`` becomes ``played`` with the reason; returns the position, or
+    None (a proof names the move, the game was won, or the position was not searched)."""
+    won = [p.position for p in pos if p.status == WON]
+    if not won or max(won) + 1 >= len(pos):
+        return None
+    p = pos[max(won) + 1]
+    if p.status != UNKNOWN or p.how != "solved":
+        return None
+    p.how = "played"
+    p.reason = (f"the game is won from position {p.position - 1}; a strong player found no win from here "
+                f"in {p.nodes:,} positions (not a proof)")
+    return p.position
 
 
 def was_interrupted(pos: list[Position]) -> bool:
@@ -318,7 +344,9 @@ def turning_points(pos: list[Position]) -> dict[str, int | None]:
     last_winnable = max(won) if won else None
     first_unwinnable = min(lost) if lost else None
     lost_after = first_unwinnable if (first_unwinnable and last_winnable == first_unwinnable - 1) else None
-    return {"last_winnable": last_winnable, "first_unwinnable": first_unwinnable, "lost_after": lost_after}
+    played = [p.position for p in pos if p.how == "played"]
+    return {"last_winnable": last_winnable, "first_unwinnable": first_unwinnable, "lost_after": lost_after,
+            "lost_by_play": played[0] if played and lost_after is None else None}
 
 
 def summary_sentence(doc: dict[str, Any]) -> str:
@@ -389,6 +417,12 @@ def _turning_sentence(doc: dict[str, Any]) -> str:
         name = f" ({moves[la - 1]})" if 0 < la <= len(moves) else ""
         return (f"Move {la}{name}, $.moves[{la - 1}] of the log, lost the game: it could be won before that move, "
                 "and not after it.")
+    lp = doc.get("lost_by_play")
+    if lp is not None:
+        name = f" ({moves[lp - 1]})" if 0 < lp <= len(moves) else ""
+        return (f"Move {lp}{name}, $.moves[{lp - 1}] of the log, lost the game as far as a strong player finds (found "
+                "by play, not proved): the game could be won before that move, and the strong player found no win "
+                "after it.")
     if fu is None and lw == n - 1:
         return "The game could be won from every position of the log."
     if fu is not None and lw is not None:
@@ -407,14 +441,16 @@ def _at(k: int) -> str:
 
 def analyse_bytes(raw: bytes, name: str, budget: Budget, advance: Callable[[int], None] | None = None,
                   should_stop: Callable[[], bool] | None = None,
-                  searched: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+                  searched: Callable[[str, float], None] | None = None,
+                  method: str = DEFAULT_METHOD) -> dict[str, Any]:
     """The analysis document of a log (``replay-analysis/1``); see :func:`analysis_of`."""
-    return analysis_of(raw, name, budget, advance, should_stop, searched)[0]
+    return analysis_of(raw, name, budget, advance, should_stop, searched, method)[0]
 
 
 def analysis_of(raw: bytes, name: str, budget: Budget, advance: Callable[[int], None] | None = None,
                 should_stop: Callable[[], bool] | None = None,
-                searched: Callable[[str, float], None] | None = None) -> tuple[dict[str, Any], list[Position]]:
+                searched: Callable[[str, float], None] | None = None,
+                method: str = DEFAULT_METHOD) -> tuple[dict[str, Any], list[Position]]:
     """The analysis document of a log (``replay-analysis/1``) and its positions (winning lines as log entries).
 
     Raises :class:`replay.engine.errors.MalformedLog` (one line) when the log cannot be replayed at all;
@@ -443,7 +479,7 @@ def analysis_of(raw: bytes, name: str, budget: Budget, advance: Callable[[int], 
     usable = report.replayed if report.verdict == "illegal" and report.first and report.first.move is not None \
         else len(moves)
     g = positions_of(inst.game, start, moves[:usable], entries)
-    pos = analyse_positions(g, budget, advance, should_stop, searched)
+    pos = analyse_positions(g, budget, advance, should_stop, searched, method)
     doc: dict[str, Any] = {
         "format": FORMAT,
         "file": name,
@@ -453,7 +489,7 @@ def analysis_of(raw: bytes, name: str, budget: Budget, advance: Callable[[int], 
         "rulings": dict(sorted(inst.game.rulings.items())),
         "moves": len(moves),
         "analysed": usable,
-        "budget": {"nodes": budget.nodes, "seconds": budget.seconds},
+        "budget": {"nodes": budget.nodes, "seconds": budget.seconds, "method": method},
         "deterministic": budget.seconds is None,
         "verdict": report.verdict,
     }
@@ -506,7 +542,8 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
             ln = p["best_line"]
             line = (f"; best found: {p['best_home']} cards home after {len(ln)}: " + " ".join(ln[:line_moves])
                     + (" …" if len(ln) > line_moves else ""))
-        mark = "  <- the move that lost the game" if k == doc.get("lost_after") else ""
+        mark = ("  <- the move that lost the game" if k == doc.get("lost_after") else
+                "  <- the move that lost the game, found by play" if k == doc.get("lost_by_play") else "")
         out.append(f"  {k:>4}  {move:<{width}}  {status:<21}  {how}{line}{mark}")
     out.append(doc["summary"])
     out.append(f"{doc['searched']} position{'s' if doc['searched'] != 1 else ''} searched, {doc['inferred']} inferred.")

@@ -9,6 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from replay.solver.stats import home as _home  # the terminal table's column, in the same words
+from replay.solver.stats import wilson
+
+#: where the page lives on the site, and the anchors other pages link to
+STATS_PAGE = "stats.md"
+RULINGS_ANCHOR = "rulings"
+RELATIVES_ANCHOR = "relatives"
+
+#: a form whose won share moves by more than this at twice the budget is "still climbing"
+CLIMBING = 0.01
 
 GAME_TITLES = {
     "printex-frame": "Printex frame (text 000)",
@@ -28,6 +37,45 @@ def _ci(v: list[float], d: int = 1) -> str:
 
 def _pts(x: float, d: int = 1) -> str:
     return f"{100 * x:+.{d}f}"
+
+
+def true_rate(s: dict[str, Any], n: int) -> tuple[float, float]:
+    """Where the true win rate lies, sampling error included: the lower 95% Wilson bound of the deals won
+    and the upper 95% Wilson bound of the deals won or left undecided (``s``: a row's ``solver``)."""
+    return wilson(s["won"], n)[0], wilson(s["won"] + s["unknown"], n)[1]
+
+
+def _rate_range(s: dict[str, Any], n: int) -> str:
+    lo, hi = true_rate(s, n)
+    return f"{_pct(lo)}–{_pct(hi)}"
+
+
+def in_100(s: dict[str, Any], n: int) -> str:
+    """The rate in plain words, per 100 deals: "about 62" when every deal was settled, else "at least 37 and
+    at most 59" (the Wilson bounds of :func:`true_rate`, rounded outward)."""
+    import math
+
+    lo, hi = true_rate(s, n)
+    if n and s["unknown"] == 0:
+        return f"about {round(100 * s['won'] / n)}"
+    return f"at least {math.floor(100 * lo + 1e-9)} and at most {math.ceil(100 * hi - 1e-9)}"
+
+
+def relative_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of the published relatives (``plays_as`` in the corpus); a data file made before they were
+    played holds Napoleon's Square's modern readings as ``napoleon_modern``, read as PySolFC's rules."""
+    if "relatives" in data:
+        return list(data["relatives"])
+    old = data.get("napoleon_modern")
+    if not old:
+        return []
+    return [{**old, "relative": "PySolFC `NapoleonsSquare` (game 295)", "title": "PySolFC's modern rules",
+             "beyond": [], "against": old["game"]}]
+
+
+def _player(data: dict[str, Any]) -> str:
+    """Who plays: the strong player when the table names its method, else the depth-first solver."""
+    return "A strong player" if data["budget"].get("method") else "Our solver"
 
 
 def _form_name(row: dict[str, Any]) -> str:
@@ -75,79 +123,76 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
         ([f"{nodes:,} nodes (positions expanded)"] if nodes else []) + ([f"{secs:g} s"] if secs else []))
     forms = data["forms"]
     rulings = data["rulings"]
+    extras = extras or []
     L: list[str] = []
     w = L.append
     w("# How often do the games come out?")
     w("")
-    w("No book gives how often these patiences come out, or how much an ambiguous sentence changes that. "
-      "This page measures it: every game and variant under its default readings, and every ruling reading "
-      "against the default on the same deals.")
+    w(_opening(data, extras))
     w("")
-    w("> **Generated page.** Do not edit by hand: it is written from the committed data files under "
-      "`data/stats/` by")
-    w(">")
-    w("> ```")
-    w(f"> {command}")
-    w("> ```")
-    w(">")
-    w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"
-      + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
-      + f" on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
-        f"{data['machine']['cpus']} CPUs, in {data['wall_seconds'] / 3600:.1f} hours of wall-clock time.")
-    for rr in data.get("reruns", []):
-        w(">")
-        w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
-          f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
-          + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file.")
-    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + \
-        [x["version"] for x in extras or []] + ([compare["version"]] if compare else [])
-    if any(v.endswith("-dirty") for v in versions):
-        w(">")
-        w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
-          "of that commit. Every figure here is reproducible: the node budget makes the search deterministic, "
-          "so the command shown, run again, gives the same figures.")
-    w("")
-    w(_in_short(data, extras or []))
+    w(_in_short(data, extras))
     w("")
     w("## How it is measured")
     w("")
+    method = budget.get("method")
     w(f"* **Deals.** Seeds {data['seed']}, {data['seed'] + 1}, … through `game.deck_from_seed(seed)` (a "
       f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant, "
-      f"{data['ruling_deals']:,} for each ruling reading. A ruling reading is played on the same seeds as its "
-      "default, so the difference is paired.")
-    w(f"* **Solver.** A depth-first search on the engine's own legal-move list with a transposition table, "
-      f"stopped after {budget_text} per deal. It reports *won* (with the winning line), *unwinnable* (the search "
-      "was exhaustive: nothing was cut by the budget, and only provably sound reductions were used) or "
-      "*unknown* (the budget ran out). The solver's win rate is therefore a lower bound of the true rate; the "
-      "true rate lies between *won* and *won + unknown*. A node budget makes every figure reproducible on any "
-      "machine. Every game is searched by the solver's fast core (the same search in C, held by the tests to "
-      "give the same result position for position, 35 to 90 times faster), which is what makes the larger "
-      "budgets under *Other measurements* affordable.")
+      f"{data['ruling_deals']:,} for each ruling reading and each relative's rules. A ruling reading is played on "
+      "the same seeds as its default, so the difference is paired.")
+    w(f"* **Solver.** " + (f"The search `{method}`" if method else "A depth-first search") + " on the engine's own "
+      f"legal-move list, stopped after {budget_text} per deal. It reports *won* (with the winning line, replayed "
+      "through the engine), *unwinnable* (the search was exhaustive: nothing was cut by the budget, and only "
+      "provably sound reductions were used) or *unknown* (the budget ran out). The deals won are therefore a "
+      "lower bound, and the deals won or unknown an upper bound, of the deals that can be won. A node budget makes "
+      "every figure reproducible on any machine. Every game is searched by the solver's fast core (the search in "
+      "C, held by the tests to the Python search's results).")
     w("* **Greedy player.** A deterministic baseline: it plays a card to a foundation when it can, makes the "
       "moves the rules impose (fill, tuck), then a move that empties a pile, takes a card off the talon or "
       "frees a card for a foundation, and otherwise deals (then gathers); it never repeats a position.")
-    w("* **Intervals.** Rates carry 95% Wilson score intervals. Differences between a reading and the "
-      "default are paired (same deals) and carry Newcombe's hybrid score interval for paired proportions "
-      "(Newcombe 1998, method 10). A difference is *shown* when its interval excludes zero.")
+    w("* **Intervals.** Rates carry 95% Wilson score intervals. *The true rate lies in* adds the sampling error "
+      "to what the budget leaves open: from the lower 95% Wilson bound of the deals *won* to the upper 95% Wilson "
+      "bound of the deals *won or unknown*. Differences between a reading and the default are paired (same "
+      "deals) and carry Newcombe's hybrid score interval for paired proportions (Newcombe 1998, method 10). A "
+      "difference is *shown* when its interval excludes zero.")
+    conv = [r for r in forms if r.get("convergence")]
+    if conv:
+        c0 = conv[0]["convergence"]
+        w(f"* **Convergence.** The first {c0['deals']:,} deals of each form are played again at twice the budget "
+          f"({_budget_text(c0)}). A form whose won share on those deals moves by more than "
+          f"{100 * CLIMBING:.0f} point is *still climbing*: more search would win more of its deals.")
     w("")
     w("## Every game and variant (default readings)")
     w("")
-    w("| Game | Form | Deals | Solver won (95% CI) | Proven unwinnable | Unknown | True rate lies in | "
+    w("| Game | Form | Deals | Won | True rate lies in | " + ("At twice the budget | " if conv else "")
+      + "Cards home of 104 |")
+    w("|---|---|--:|--:|--:|" + ("--:|" if conv else "") + "--:|")
+    for r in forms:
+        s = r["solver"]
+        w(f"| {GAME_TITLES.get(r['game'], r['game'])} | {_form_name(r)} | {r['deals']:,} | {_pct(s['win_rate'])} | "
+          f"{_rate_range(s, r['deals'])} | " + (f"{_convergence_cell(r)} | " if conv else "")
+          + (f"{s['mean_home']:.1f} |" if "mean_home" in s else "– |"))
+    w("")
+    w("*Won*: the share of the deals the solver won. *Cards home*: the mean number of cards on the foundations "
+      "(the eight bases included where the game lays them out first) in the best position the solver's search "
+      "reached.")
+    w("")
+    w('??? note "Details: proven unwinnable, unknown, the greedy player, moves and time"')
+    w("")
+    w("    | Game | Form | Deals | Solver won (95% CI) | Proven unwinnable | Unknown | "
       "Greedy won (95% CI) | Mean moves, solver wins / greedy | Cards home of 104, solver best / greedy | "
       "Solver s/deal |")
-    w("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    w("    |---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in forms:
         s, g = r["solver"], r.get("greedy")
-        w(f"| {GAME_TITLES.get(r['game'], r['game'])} | {_form_name(r)} | {r['deals']:,} | "
+        w(f"    | {GAME_TITLES.get(r['game'], r['game'])} | {_form_name(r)} | {r['deals']:,} | "
           f"{_pct(s['win_rate'])} ({_ci(s['win_ci'])}) | {_pct(s['unwinnable_share'])} | "
-          f"{_pct(s['unknown_share'])} | {_pct(s['win_rate'])}–{_pct(s['win_rate_at_most'])} | "
+          f"{_pct(s['unknown_share'])} | "
           + (f"{_pct(g['win_rate'])} ({_ci(g['win_ci'])}) | " if g else "– | ")
           + f"{_moves(s['mean_moves_won'])} / {_moves(g['mean_moves']) if g else '–'} | {_home(s, g)} | "
             f"{s['seconds'] / max(r['deals'], 1):.2f} |")
     w("")
-    w("*Cards home*: the mean number of cards on the foundations (the eight bases included where the game "
-      "lays them out first): for the solver, the most in any position its search reached; for the greedy "
-      "player, where its game ended.")
+    w("    *Cards home*: for the solver, the most in any position its search reached; for the greedy player, "
+      "where its game ended.")
     w("")
     never = [r for r in forms if r["solver"]["won"] == 0 and "mean_home" in r["solver"]]
     if never:
@@ -170,29 +215,177 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
               "under `examples/` show that won games exist, but they are rare among random deals. That neither "
               "player wins here is a measurement of these rules as our texts state them, bounded by the "
               "budget: the true rate lies in the interval shown.")
+        w("")
+    w(_relatives(data))
     w("")
-    w("## What each ruling changes")
+    w(_rulings(data))
+    w("")
+    w(_napoleon(data, [x for x in extras if x["form"]["game"] == "napoleons-square"]))
+    w("")
+    if extras:
+        w("## Other measurements")
+        w("")
+        w("Single rows measured apart from the table (each by the command shown), for example with another budget.")
+        w("")
+        w("| Form | Deals (seeds) | Budget | Solver won (95% CI) | Proven unwinnable | Unknown | Greedy won | "
+          "Cards home, solver best / greedy | Made by |")
+        w("|---|--:|--:|--:|--:|--:|--:|--:|---|")
+        for x in extras:
+            s, g = x["solver"], x.get("greedy")
+            w(f"| {x['label']} | {x['deals']:,} ({x['seeds'][0]}–{x['seeds'][1]}) | {_budget_text(x['budget'])} | "
+              f"{_pct(s['win_rate'])} ({_ci(s['win_ci'])}) | {_pct(s['unwinnable_share'])} | "
+              f"{_pct(s['unknown_share'])} | {_pct(g['win_rate']) if g else '–'} | {_home(s, g)} | "
+              f"`{x['command']}`, version `{x['version']}`, {x['date']} |")
+        w("")
+    if compare:
+        w(_budgets(data, compare))
+        w("")
+    w("## Reading the figures")
+    w("")
+    w("* *Unknown* is not *lost*. Where the unknown share is large, the solver's rate is only a floor; the "
+      "games with three passes through the deck (printex-frame, zwarta-kolumna) have search trees far beyond "
+      "a per-deal budget of this size, so their deals are rarely settled either way.")
+    w("* The figures hold for this engine's reading of each text: every default is the register's choice "
+      "(see the ambiguity register), and the rows above show what the other readings would change.")
+    by_game: dict[str, list[str]] = {}
+    for r in forms:
+        if "reductions" in r:
+            by_game.setdefault(r["game"], list(r["reductions"]))
+    if by_game:
+        listed = "; ".join(f"{GAME_TITLES.get(g, g).split(' (')[0]}: {', '.join(n) if n else 'none'}"
+                           for g, n in by_game.items())
+        w("* The solver's sound reductions, besides searching each repeated position once (each game module "
+          f"declares what its rules make sound, in its `SEARCH` data): {listed}. Nothing else is pruned, so "
+          "*unwinnable* is a proof for these rules.")
+    w("")
+    w(_made(data, extras, compare, command))
+    return "\n".join(L) + "\n"
+
+
+def _convergence_cell(r: dict[str, Any]) -> str:
+    c = r.get("convergence")
+    if not c or not c.get("deals"):
+        return "–"
+    cell = f"{c['base_won']} → {c['won']} of {c['deals']:,}"
+    return cell + (" (**still climbing**)" if c.get("climbing") else " (steady)")
+
+
+def _best(r: dict[str, Any], data: dict[str, Any], extras: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The row of this form, from the table or a row measured apart, that pins its true rate the closest
+    (with its budget)."""
+    cands = [(r, data["budget"])] + [(x, x["budget"]) for x in extras if x["label"] == r["label"]]
+
+    def width(c: tuple[dict[str, Any], dict[str, Any]]) -> float:
+        lo, hi = true_rate(c[0]["solver"], c[0]["deals"])
+        return hi - lo
+
+    return min(cands, key=lambda c: (width(c), -c[0]["deals"]))
+
+
+def _opening(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
+    """One plain sentence per game: how many deals in 100 come out, as our text reads it and under each
+    relative's rules the table played (from the row that pins it closest, :func:`_best`)."""
+    who = _player(data)
+
+    def rate(r: dict[str, Any]) -> str:
+        b = _best(r, data, extras)[0]
+        return in_100(b["solver"], b["deals"])
+
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for x in relative_rows(data):
+        by_game.setdefault(x["game"], []).append(x)
+    out = ["How often does each patience come out? No book says for these texts, so this page measures it on "
+           "seeded random deals, for every game, variant and reading of an ambiguous sentence. In short:", ""]
+    for r in data["forms"]:
+        if r["variants"]:
+            continue
+        name = GAME_TITLES.get(r["game"], r["game"]).split(" (")[0]
+        ours = rate(r)
+        if ours == "at least 0 and at most 100":
+            text = (f"* **{name}.** Not known yet: within its budget {who[0].lower() + who[1:]} neither won nor "
+                    "proved lost enough deals to say how many in 100 come out as our text reads it")
+        else:
+            text = f"* **{name}.** {who} wins {ours} deals in 100 as our text reads it"
+        for x in by_game.get(r["game"], []):
+            if not x["variants"] and not x["rulings"]:
+                text += f" (which are {x['title']} as far as our readings reach)"
+            else:
+                theirs = rate(x)
+                text += (f"; under {x['title']}, {theirs}" if theirs != "at least 0 and at most 100"
+                         else f"; under {x['title']}, not known either")
+        out.append(text + ".")
+    out += ["", "Where the words are \"at least … at most\", the solver could not settle enough deals within its "
+            "budget to say more; both bounds allow for the chance of the sample (95%)."]
+    return "\n".join(out)
+
+
+def _relatives(data: dict[str, Any]) -> str:
+    rows = relative_rows(data)
+    if not rows:
+        return ""
+    out = [f"## Under the rules of published relatives {{#{RELATIVES_ANCHOR}}}", "",
+           "Each published relative whose rules our readings can play (its `plays_as` in `corpus/games/`, argued "
+           "from its differences and the ambiguity register), on the same deals as the game as our text reads it "
+           "(paired). Where its rules go beyond our readings, the form plays our text there (listed below the "
+           "table).", "",
+           "| Game | Rules | Form | Deals | Won | True rate lies in | Our text on the same deals | Difference (95% CI) |",
+           "|---|---|---|--:|--:|--:|--:|--:|"]
+    for x in rows:
+        s, p = x["solver"], x.get("paired_solver")
+        form = ", ".join([*x["variants"], *(f"`{k} = {v}`" for k, v in x["rulings"].items())]) or "our defaults"
+        ours = (f"{_pct((p['both'] + p['default_only']) / p['deals'])}" if p and p["deals"] else "–")
+        diff = f"{_pts(p['difference'])} ({_pts(p['ci'][0])} to {_pts(p['ci'][1])})" if p else "–"
+        out.append(f"| {GAME_TITLES.get(x['game'], x['game']).split(' (')[0]} | {x['relative']} | "
+                   f"{form} | {x['deals']:,} | {_pct(s['win_rate'])} | {_rate_range(s, x['deals'])} | {ours} | "
+                   f"{diff} |")
+    out.append("")
+    for x in rows:
+        for b in x.get("beyond", []):
+            out.append(f"* {x['title']} ({GAME_TITLES.get(x['game'], x['game']).split(' (')[0]}), beyond our "
+                       f"readings: {b}")
+    return "\n".join(out).rstrip("\n")
+
+
+def _made(data: dict[str, Any], extras: list[dict[str, Any]], compare: dict[str, Any] | None, command: str) -> str:
+    """The generation notice and the commands, at the end of the page."""
+    out = ["## How this page is made", ""]
+    w = out.append
+    w("> **Generated page.** Do not edit by hand: it is written from the committed data files under "
+      "`data/stats/` by")
+    w(">")
+    w("> ```")
+    w(f"> {command}")
+    w("> ```")
+    w(">")
+    w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"
+      + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
+      + f" on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
+        f"{data['machine']['cpus']} CPUs, in {data['wall_seconds'] / 3600:.1f} hours of wall-clock time.")
+    for rr in data.get("reruns", []):
+        w(">")
+        w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
+          f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
+          + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file.")
+    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + \
+        [x["version"] for x in extras] + ([compare["version"]] if compare else [])
+    if any(v.endswith("-dirty") for v in versions):
+        w(">")
+        w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
+          "of that commit. Every figure here is reproducible: the node budget makes the search deterministic, "
+          "so the command shown, run again, gives the same figures.")
+    return "\n".join(out)
+
+
+def _rulings(data: dict[str, Any]) -> str:
+    rulings = data["rulings"]
+    L: list[str] = []
+    w = L.append
+    w(f"## What each ruling changes {{#{RULINGS_ANCHOR}}}")
     w("")
     w(f"Each reading other than the default, on seeds {_seeds(data, data['ruling_deals'])}, against the "
       "default on the same seeds (with the variant named when the ruling applies only to it). Difference = "
-      "reading minus default, in percentage points.")
-    w("")
-    w("| Game | Ruling | Reading (default) | Form | Solver won: reading / default | Difference (95% CI) | "
-      "Unknown: reading / default | Greedy won: reading / default | Greedy difference (95% CI) | "
-      "Cards home, reading − default: solver best / greedy (95% CI) |")
-    w("|---|---|---|---|--:|--:|--:|--:|--:|--:|")
-    for r in rulings:
-        s, d, p = r["solver"], r["default_row"]["solver"], r["paired_solver"]
-        n = r["deals"]
-        unk_d = d["unknown"] / n if n else 0
-        g, gd, gp = r.get("greedy"), r["default_row"].get("greedy"), r.get("paired_greedy")
-        w(f"| {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]} | `{r['ruling']}` | `{r['reading']}` "
-          f"(`{r['default']}`) | {_form_name(r)} | {_pct(s['win_rate'])} / {_pct(d['win_rate'])} | "
-          f"{_pts(p['difference'])} ({_pts(p['ci'][0])} to {_pts(p['ci'][1])}) | "
-          f"{_pct(s['unknown_share'])} / {_pct(unk_d)} | "
-          + (f"{_pct(g['win_rate'])} / {_pct(gd['win_rate'])} | {_pts(gp['difference'])} "
-             f"({_pts(gp['ci'][0])} to {_pts(gp['ci'][1])}) |" if g and gd and gp else "– | – |")
-          + f" {_cards(r.get('paired_home_solver'))} / {_cards(r.get('paired_home_greedy'))} |")
+      "reading minus default, in percentage points. Each entry of the ambiguity register whose readings play "
+      "differently shows its figures beside its wording.")
     w("")
     shown = [r for r in rulings if r["paired_solver"]["ci"][0] > 0 or r["paired_solver"]["ci"][1] < 0]
     w("### Rulings that change the win rate")
@@ -249,48 +442,25 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           "never won within the budget, or the interval includes zero. A reading that changes the *unknown* share changes how "
           "hard the deals are to search even where the win rate stays at zero.")
     w("")
-    extras = extras or []
-    w(_napoleon(data, [x for x in extras if x["form"]["game"] == "napoleons-square"]))
+    w('??? note "Every ruling reading against its default: the whole table"')
     w("")
-    if extras:
-        w("## Other measurements")
-        w("")
-        w("Single rows measured apart from the table (each by the command shown), for example with another budget.")
-        w("")
-        w("| Form | Deals (seeds) | Budget | Solver won (95% CI) | Proven unwinnable | Unknown | Greedy won | "
-          "Cards home, solver best / greedy | Made by |")
-        w("|---|--:|--:|--:|--:|--:|--:|--:|---|")
-        for x in extras:
-            s, g = x["solver"], x.get("greedy")
-            b = x["budget"]
-            budget = " and ".join(([f"{b['nodes']:,} nodes"] if b.get("nodes") else [])
-                                  + ([f"{b['seconds']:g} s"] if b.get("seconds") else []))
-            w(f"| {x['label']} | {x['deals']:,} ({x['seeds'][0]}–{x['seeds'][1]}) | {budget} | "
-              f"{_pct(s['win_rate'])} ({_ci(s['win_ci'])}) | {_pct(s['unwinnable_share'])} | "
-              f"{_pct(s['unknown_share'])} | {_pct(g['win_rate']) if g else '–'} | {_home(s, g)} | "
-              f"`{x['command']}`, version `{x['version']}`, {x['date']} |")
-        w("")
-    if compare:
-        w(_budgets(data, compare))
-        w("")
-    w("## Reading the figures")
-    w("")
-    w("* *Unknown* is not *lost*. Where the unknown share is large, the solver's rate is only a floor; the "
-      "games with three passes through the deck (printex-frame, zwarta-kolumna) have search trees far beyond "
-      "a per-deal budget of this size, so their deals are rarely settled either way.")
-    w("* The figures hold for this engine's reading of each text: every default is the register's choice "
-      "(see the ambiguity register), and the rows above show what the other readings would change.")
-    by_game: dict[str, list[str]] = {}
-    for r in forms:
-        if "reductions" in r:
-            by_game.setdefault(r["game"], list(r["reductions"]))
-    if by_game:
-        listed = "; ".join(f"{GAME_TITLES.get(g, g).split(' (')[0]}: {', '.join(n) if n else 'none'}"
-                           for g, n in by_game.items())
-        w("* The solver's sound reductions, besides searching each repeated position once (each game module "
-          f"declares what its rules make sound, in its `SEARCH` data): {listed}. Nothing else is pruned, so "
-          "*unwinnable* is a proof for these rules.")
-    return "\n".join(L) + "\n"
+    w("    | Game | Ruling | Reading (default) | Form | Solver won: reading / default | Difference (95% CI) | "
+      "Unknown: reading / default | Greedy won: reading / default | Greedy difference (95% CI) | "
+      "Cards home, reading − default: solver best / greedy (95% CI) |")
+    w("    |---|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for r in rulings:
+        s, d, p = r["solver"], r["default_row"]["solver"], r["paired_solver"]
+        n = r["deals"]
+        unk_d = d["unknown"] / n if n else 0
+        g, gd, gp = r.get("greedy"), r["default_row"].get("greedy"), r.get("paired_greedy")
+        w(f"    | {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]} | `{r['ruling']}` | `{r['reading']}` "
+          f"(`{r['default']}`) | {_form_name(r)} | {_pct(s['win_rate'])} / {_pct(d['win_rate'])} | "
+          f"{_pts(p['difference'])} ({_pts(p['ci'][0])} to {_pts(p['ci'][1])}) | "
+          f"{_pct(s['unknown_share'])} / {_pct(unk_d)} | "
+          + (f"{_pct(g['win_rate'])} / {_pct(gd['win_rate'])} | {_pts(gp['difference'])} "
+             f"({_pts(gp['ci'][0])} to {_pts(gp['ci'][1])}) |" if g and gd and gp else "– | – |")
+          + f" {_cards(r.get('paired_home_solver'))} / {_cards(r.get('paired_home_greedy'))} |")
+    return "\n".join(L)
 
 
 #: a form is answered when the true rate is pinned to an interval this wide at most
@@ -302,35 +472,34 @@ def _budget_text(b: dict[str, Any]) -> str:
 
 
 def _in_short(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
-    """Per form, the narrowest interval the page holds for its true win rate (won … won + unknown), from
-    the table or from a row measured with a larger budget, and whether that answers the question."""
-    rows = list(data["forms"]) + ([data["napoleon_modern"]] if data.get("napoleon_modern") else [])
+    """Per form, the narrowest interval the page holds for its true win rate (:func:`true_rate`), from the
+    table or from a row measured with a larger budget, and whether that answers the question."""
+    labels = {r["label"] for r in data["forms"]}
+    rows = list(data["forms"]) + [x for x in relative_rows(data) if x["label"] not in labels]
     out = ["## In short", ""]
-    out.append("For each game and variant (and Napoleon's Square under the modern readings), the narrowest interval "
-               "this page holds for the true win rate: at least the deals the solver won, at most those plus the "
-               "deals it could not decide within its budget. A form is *answered* when that interval is at most "
+    out.append("For each game and variant (and each published relative's rules the table plays), the narrowest "
+               "interval this page holds for the true win rate: from the lower 95% Wilson bound of the deals the "
+               "solver won to the upper 95% Wilson bound of those plus the deals it could not decide within its "
+               "budget. A form is *answered* when that interval is at most "
                f"{100 * ANSWERED:.0f} points wide.")
     out.append("")
     out.append("| Form | True rate lies in | Width | Deals | Budget per deal | Answered |")
     out.append("|---|--:|--:|--:|--:|---|")
     answered = 0
     for r in rows:
-        cands = [(r, data["budget"])] + [(x, x["budget"]) for x in extras if x["label"] == r["label"]]
-        best, budget = min(cands, key=lambda c: (c[0]["solver"]["win_rate_at_most"] - c[0]["solver"]["win_rate"],
-                                                 -c[0]["deals"]))
-        sv = best["solver"]
-        width = sv["win_rate_at_most"] - sv["win_rate"]
-        ok = width <= ANSWERED + 1e-9
+        best, budget = _best(r, data, extras)
+        lo, hi = true_rate(best["solver"], best["deals"])
+        ok = hi - lo <= ANSWERED + 1e-9
         answered += ok
-        out.append(f"| {r['label']} | {_pct(sv['win_rate'])}–{_pct(sv['win_rate_at_most'])} | {100 * width:.1f} "
+        name = r["label"] + (f" ({r['title']})" if "title" in r else "")
+        out.append(f"| {name} | {_pct(lo)}–{_pct(hi)} | {100 * (hi - lo):.1f} "
                    f"points | {best['deals']:,} | {_budget_text(budget)} | {'yes' if ok else 'no'} |")
     out.append("")
-    out.append(f"{answered} of {len(rows)} forms {'is' if answered == 1 else 'are'} answered. Where a form is not, the solver neither finds a win "
-               "nor proves the deal lost within the budget for most deals: the search trees of the games with three "
-               "passes through the deck, and of Napoleon's Square, are far larger than any budget here, and their "
-               "proofs of loss (each game module's `SEARCH['dead_ends']`) settle only the deals that are lost for a "
-               "reason one can see without search. The solver's benchmarks (`benchmarks/README.md`) measure how "
-               "far each form is and why.")
+    out.append(f"{answered} of {len(rows)} forms {'is' if answered == 1 else 'are'} answered. Where a form is not, "
+               "either the solver neither finds a win nor proves the deal lost within the budget for most deals, or "
+               "the deals are too few for the sampling error to be small (200 deals leave some 7 points either "
+               "side of a rate near one half). The solver's benchmarks (`benchmarks/README.md`) measure how far "
+               "each form is and why.")
     return "\n".join(out)
 
 
@@ -374,12 +543,12 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
                        f"{_pct(r['default_row']['solver']['win_rate'])} | {_pts(p['difference'])} "
                        f"({_pts(p['ci'][0])} to {_pts(p['ci'][1])}) | {_pct(r['solver']['unknown_share'])} |")
         out.append("")
-    combo = data.get("napoleon_modern")
-    if combo:
+    combos = [x for x in relative_rows(data) if x["game"] == "napoleons-square" and x["rulings"]]
+    for combo in combos:
         cs = combo["solver"]
-        out.append(f"With the modern rules together ({', '.join(f'`{k} = {v}`' for k, v in combo['rulings'].items())}) "
+        out.append(f"Under {combo['title']} ({', '.join(f'`{k} = {v}`' for k, v in combo['rulings'].items())}) "
                    f"the solver wins {_pct(cs['win_rate'])} of {combo['deals']:,} deals (95% CI {_ci(cs['win_ci'])}; "
-                   f"unknown {_pct(cs['unknown_share'])}).")
+                   f"unknown {_pct(cs['unknown_share'])}; the true rate lies in {_rate_range(cs, combo['deals'])}).")
         out.append("")
     for x in extras or []:
         xs = x["solver"]
@@ -390,8 +559,8 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
                    f"the solver wins {_pct(xs['win_rate'])} (95% CI {_ci(xs['win_ci'])}), unknown "
                    f"{_pct(xs['unknown_share'])}, proven unwinnable {_pct(xs['unwinnable_share'])}.")
         out.append("")
-    measured = [base, *(r for _, r in liberal)] + ([combo] if combo else []) + list(extras or [])
-    best = max(r["solver"]["win_rate_at_most"] for r in measured)
+    measured = [base, *(r for _, r in liberal)] + combos + list(extras or [])
+    best = max(true_rate(r["solver"], r["deals"])[1] for r in measured)
     top = max(r["solver"]["win_rate"] for r in measured)
     text = "So the printed figure describes a more generous game than the one our text states."
     if top < 0.9:
@@ -423,9 +592,11 @@ def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
     out.append("|---|---|--:|--:|")
     rows_a = {r["label"]: r for r in a["forms"]}
     rows = [r for r in b["forms"] if r["label"] in rows_a]
-    if "napoleon_modern" in a and "napoleon_modern" in b:
-        rows.append(b["napoleon_modern"])
-        rows_a[b["napoleon_modern"]["label"]] = a["napoleon_modern"]
+    rel_a = {x["label"]: x for x in relative_rows(a)}
+    for x in relative_rows(b):
+        if x["label"] in rel_a and x["label"] not in rows_a:
+            rows.append(x)
+            rows_a[x["label"]] = rel_a[x["label"]]
 
     def cell(r: dict[str, Any]) -> str:
         s = r["solver"]
@@ -439,3 +610,57 @@ def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
     out.append("More search settles more deals; where the rate still climbs with the budget, the true rate is "
                "higher than either column shows.")
     return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- playability, for the register
+
+
+def playability(data: dict[str, Any], game: str, ruling: str) -> dict[str, Any] | None:
+    """How each reading of a ruling played in the table: None when the table has no row of it, or when its
+    readings play alike (the same deals won and proved lost, and no paired difference shown).
+
+    ``{"game", "ruling", "variants", "deals", "seeds", "budget", "readings": [{"reading", "default", "won",
+    "unwinnable", "unknown"}, …] (the default first), "differences": [{"reading", "difference", "ci"}, …]}``
+    """
+    rows = [r for r in data.get("rulings", []) if r["game"] == game and r["ruling"] == ruling]
+    if not rows:
+        return None
+    n = rows[0]["deals"]
+    base = rows[0]["default_row"]["solver"]["results"][:n]
+
+    def counts(results: str) -> dict[str, int]:
+        return {"won": results.count("W"), "unwinnable": results.count("X"), "unknown": results.count("?")}
+
+    readings = [{"reading": rows[0]["default"], "default": True, **counts(base)}]
+    readings += [{"reading": r["reading"], "default": False, **counts(r["solver"]["results"])} for r in rows]
+    shown = [r for r in rows if r["paired_solver"]["ci"][0] > 0 or r["paired_solver"]["ci"][1] < 0]
+    alike = len({x["won"] for x in readings}) == 1 and len({x["unwinnable"] for x in readings}) == 1
+    if alike and not shown:
+        return None
+    seeds = rows[0].get("seeds") or [data["seed"], data["seed"] + n - 1]
+    return {"game": game, "ruling": ruling, "variants": list(rows[0]["variants"]), "deals": n, "seeds": seeds,
+            "budget": data["budget"], "readings": readings,
+            "differences": [{"reading": r["reading"], "difference": r["paired_solver"]["difference"],
+                             "ci": r["paired_solver"]["ci"]} for r in shown]}
+
+
+def playability_text(ev: dict[str, Any], stats_link: str | None = None) -> str:
+    """The register's words for :func:`playability`: the deals won, proved lost and undecided under each reading."""
+    n = ev["deals"]
+    where = f"[the statistics]({stats_link})" if stats_link else "the statistics (`data/stats/results.json`)"
+    scope = f" with the variant {', '.join(f'`{v}`' for v in ev['variants'])}" if ev["variants"] else ""
+    lines = [f"**Measured in play** (from {where}): the same {n:,} deals of {ev['game']}{scope} (seeds "
+             f"{ev['seeds'][0]}–{ev['seeds'][1]}), {_budget_text(ev['budget'])} per deal, under each reading:", ""]
+    for x in ev["readings"]:
+        mark = " (default)" if x["default"] else ""
+        note = ""
+        if n and x["unwinnable"] == n:
+            note = f" — every deal of {n:,} is proved lost"
+        elif n and x["won"] == n:
+            note = f" — every deal of {n:,} comes out"
+        lines.append(f"- `{ev['ruling']} = {x['reading']}`{mark}: won {x['won']}, proved lost {x['unwinnable']}, "
+                     f"undecided {x['unknown']}{note}.")
+    for dd in ev["differences"]:
+        lines.append(f"- `{dd['reading']}` against the default, paired: {_pts(dd['difference'])} points of deals won "
+                     f"(95% CI {_pts(dd['ci'][0])} to {_pts(dd['ci'][1])}).")
+    return "\n".join(lines)

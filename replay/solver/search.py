@@ -113,12 +113,13 @@ class Result:
     pruned: int = 0  #: positions the search entered and found lost by a static proof (not expanded)
     best_line: list[Move] = field(default_factory=list)  #: moves to the first position with ``best_home`` cards home
     core: str = "python"  #: which search ran: "c" (replay.fastcore) or "python"; the result is the same
+    method: str = "depth-first"  #: which player: depth-first, or replay.solver.nested's nmcs, nrpa, portfolio
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by,
                 "reductions": list(self.reductions), "best_home": self.best_home, "proof": self.proof,
-                "pruned": self.pruned, "core": self.core}
+                "pruned": self.pruned, "core": self.core, "method": self.method}
 
 
 # ----------------------------------------------------------------------------- per-game knowledge

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
 from replay.engine.errors import ReplayError
+from replay.solver.nested import DEFAULT_METHOD
 
 #: two-sided 95% normal quantile
 Z95 = 1.959963984540054
@@ -108,16 +109,19 @@ def game_of(form: Form):
     return create(form.game, form.variants, dict(form.rulings))
 
 
-def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, greedy: bool = True) -> dict[str, Any]:
-    """Solve one deal and play it greedily; a small dict of plain values (it crosses process boundaries)."""
+def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, greedy: bool = True,
+              method: str = DEFAULT_METHOD) -> dict[str, Any]:
+    """Solve one deal with ``method`` (:func:`replay.solver.nested.play`, its generator at 0, as ``replay
+    solve`` has it) and play it greedily; a small dict of plain values (it crosses process boundaries)."""
     from replay.solver.greedy import play_greedy
-    from replay.solver.search import Budget, solve
+    from replay.solver.nested import play
+    from replay.solver.search import Budget
 
     game = game_of(form)
     deck = game.deck_from_seed(seed)
-    r = solve(game, deck=deck, budget=Budget(nodes=nodes, seconds=seconds))
+    r = play(game, deck=deck, method=method, budget=Budget(nodes=nodes, seconds=seconds))
     out: dict[str, Any] = {"seed": seed, "status": r.status, "moves": len(r.line), "nodes": r.nodes,
-                           "seconds": r.seconds, "home": r.best_home}
+                           "seconds": r.seconds, "home": r.best_home, "method": method}
     if greedy:
         t0 = time.perf_counter()
         g = play_greedy(game, deck)
@@ -126,9 +130,9 @@ def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, g
     return out
 
 
-def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool]) -> list[dict[str, Any]]:
-    form, seeds, nodes, seconds, greedy = args
-    return [play_deal(form, s, nodes, seconds, greedy) for s in seeds]
+def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool, str]) -> list[dict[str, Any]]:
+    form, seeds, nodes, seconds, greedy, method = args
+    return [play_deal(form, s, nodes, seconds, greedy, method) for s in seeds]
 
 
 #: seconds to wait for a dask scheduler given by address before giving up
@@ -137,8 +141,8 @@ SCHEDULER_TIMEOUT = 10
 
 def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | None, workers: int | None = None,
         greedy: bool = True, progress: Callable[[int], None] | None = None,
-        chunk: int = 4, scheduler: str | None = None) -> list[dict[str, Any]]:
-    """Play every (form, seed) job; results in job order.
+        chunk: int = 4, scheduler: str | None = None, method: str = DEFAULT_METHOD) -> list[dict[str, Any]]:
+    """Play every (form, seed) job with ``method``; results in job order.
 
     ``scheduler``: the address of a dask.distributed scheduler to run the jobs on (its workers need
     this package installed; OSError when it cannot be reached).  Otherwise ``workers`` processes (default: all cores) of a local dask
@@ -151,7 +155,7 @@ def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | No
             batches[-1][1].append(seed)
         else:
             batches.append((form, [seed]))
-    args = [(f, s, nodes, seconds, greedy) for f, s in batches]
+    args = [(f, s, nodes, seconds, greedy, method) for f, s in batches]
     if workers <= 1 and scheduler is None:
         out: list[dict[str, Any]] = []
         for a in args:
@@ -224,7 +228,7 @@ def dask_missing() -> str | None:
     return None if found else DASK_HINT
 
 
-def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool]], workers: int,
+def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool, str]], workers: int,
                  scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
     """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order.
     Raises :class:`MissingExtra` when dask is not installed (the ``stats`` extra)."""

@@ -14,15 +14,17 @@ import os
 import platform
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from replay.solver.stats import Form, home, paired, paired_mean, run, summarize
+from replay.solver.nested import DEFAULT_METHOD
+from replay.solver.stats import CODE, Form, home, paired, paired_mean, run, summarize
 
 DATA_FORMAT = "replay-stats/1"
 
-#: Napoleon's Square as modern books play it: spaces take any card, sequences move as a whole
-NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
+#: the first deals of each form played again at twice the budget (``--convergence-deals``)
+CONVERGENCE_DEALS = 200
 
 
 # ----------------------------------------------------------------------------- what to measure
@@ -63,6 +65,35 @@ def ruling_forms() -> list[tuple[Form, Form, str, str, str]]:
                 except (ReplayError, KeyError, ValueError):
                     continue
                 out.append((Form(gid, variants, ((name, reading),)), Form(gid, variants), name, reading, r.default))
+    return out
+
+
+@dataclass(frozen=True)
+class RelativeForm:
+    """A published relative played as our readings play it (its ``plays_as`` in corpus/games/*.yaml)."""
+
+    form: Form
+    relative: str  #: the relative's name in the corpus
+    title: str  #: how a reader names its rules ("Cadogan's rules")
+    beyond: tuple[str, ...] = ()  #: where its rules differ and no reading of ours reaches
+
+
+def relative_forms() -> list[RelativeForm]:
+    """Every relative whose ``plays_as`` the table plays (not ``unplayable``, and a form the engine can build)."""
+    from replay.corpus.loader import default_corpus
+    from replay.games.catalog import MODULES
+
+    out = []
+    corpus = default_corpus()
+    for gid in MODULES:
+        g = corpus.games.get(gid)
+        for r in g.relatives if g else ():
+            p = r.plays_as
+            if p is None or p.unplayable:
+                continue
+            f = Form(gid, tuple(p.variants), tuple(sorted(p.rulings.items())))
+            if _buildable(f):
+                out.append(RelativeForm(f, r.name, p.title, tuple(p.beyond)))
     return out
 
 
@@ -134,9 +165,14 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
 
 def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, seconds: float | None,
               workers: int | None, greedy: bool = True, command: str = "", progress: bool = True,
-              games: list[str] | None = None, scheduler: str | None = None) -> dict[str, Any]:
-    """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired).
+              games: list[str] | None = None, scheduler: str | None = None,
+              convergence_deals: int = CONVERGENCE_DEALS, method: str = DEFAULT_METHOD) -> dict[str, Any]:
+    """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired), the
+    solver playing with ``method`` (:data:`replay.solver.nested.METHODS`).
 
+    Each published relative with a ``plays_as`` is played on ``ruling_deals`` seeds, paired with the game
+    as our text reads it; the first ``convergence_deals`` deals of each form (0: none) are played again
+    at twice the budget.
     ``games``: only the rows of these games (to be merged into a full table with :func:`merge`).
     ``scheduler``: run on this dask.distributed scheduler (default: a local cluster of ``workers``).
     """
@@ -144,26 +180,38 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
 
     base = [f for f in forms() if not games or f.game in games]
     rulings = [r for r in ruling_forms() if not games or r[0].game in games]
+    relatives = [r for r in relative_forms() if not games or r.form.game in games]
     need: dict[Form, int] = {f: deals for f in base}
     for f, default, *_ in rulings:
         need[f] = max(need.get(f, 0), ruling_deals)
         need[default] = max(need.get(default, 0), ruling_deals)
-    modern = _buildable(NAPOLEON_MODERN) and (not games or NAPOLEON_MODERN.game in games)
-    if modern:
-        ns_default = Form(NAPOLEON_MODERN.game, NAPOLEON_MODERN.variants)
-        for f in (NAPOLEON_MODERN, ns_default):
+    for rel in relatives:
+        for f in (rel.form, Form(rel.form.game)):
             need[f] = max(need.get(f, 0), ruling_deals)
     jobs = [(f, s) for f, n in need.items() for s in range(seed, seed + n)]
+    d2 = min(max(convergence_deals, 0), deals)
+    again = [(f, s) for f in base for s in range(seed, seed + d2)]
+    twice = (2 * nodes if nodes else None, 2 * seconds if seconds else None)
     version, head = code_version(), commit()  # the code that runs, not the code at the end
     t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-    ctx = progress_bar(len(jobs), "stats table") if progress else contextlib.nullcontext(None)
+
+    def play(jobs: list[tuple[Form, int]], nodes: int | None, seconds: float | None, greedy: bool,
+             advance: Callable[[int], None] | None) -> list[dict[str, Any]]:  # every run of the table goes here
+        return run(jobs, nodes, seconds, workers, greedy=greedy, progress=advance, scheduler=scheduler,
+                   method=method)
+
+    ctx = progress_bar(len(jobs) + len(again), "stats table") if progress else contextlib.nullcontext(None)
     with ctx as advance:
-        results = run(jobs, nodes, seconds, workers, greedy=greedy, progress=advance, scheduler=scheduler)
+        results = play(jobs, nodes, seconds, greedy, advance)
+        results_twice = play(again, *twice, False, advance) if again else []
     wall = time.perf_counter() - t0
     by_form: dict[Form, list[dict[str, Any]]] = {}
     for (f, _), r in zip(jobs, results):
         by_form.setdefault(f, []).append(r)
+    twice_by_form: dict[Form, list[dict[str, Any]]] = {}
+    for (f, _), r in zip(again, results_twice):
+        twice_by_form.setdefault(f, []).append(r)
     summaries = {f: summarize(rows) for f, rows in by_form.items()}
 
     from replay.solver.search import profile_for
@@ -172,7 +220,10 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
     form_rows = []
     for f in base:
         s = summaries[f]
-        form_rows.append({**f.as_dict(), "label": f.label, **s, "reductions": list(profile_for(game_of(f)).notes)})
+        row = {**f.as_dict(), "label": f.label, **s, "reductions": list(profile_for(game_of(f)).notes)}
+        if f in twice_by_form:
+            row["convergence"] = convergence(s["solver"]["results"], twice_by_form[f], *twice)
+        form_rows.append(row)
     ruling_rows = []
     for f, default, name, reading, dflt in rulings:
         rows_r, rows_d = by_form[f][:ruling_deals], by_form[default][:ruling_deals]
@@ -189,12 +240,16 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
             row["paired_home_greedy"] = paired_mean([r["greedy_home"] for r in rows_r],
                                                     [r["greedy_home"] for r in rows_d])
         ruling_rows.append(row)
-    extra = {}
-    if modern:
-        s = summarize(by_form[NAPOLEON_MODERN][:ruling_deals])
-        d = summarize(by_form[ns_default][:ruling_deals])
-        extra["napoleon_modern"] = {**NAPOLEON_MODERN.as_dict(), "label": NAPOLEON_MODERN.label, **s,
-                                    "paired_solver": paired(s["solver"]["results"], d["solver"]["results"])}
+    relative_rows = []
+    for rel in relatives:
+        ours = Form(rel.form.game)
+        rows_r, rows_d = by_form[rel.form][:ruling_deals], by_form[ours][:ruling_deals]
+        s, d = summarize(rows_r), summarize(rows_d)
+        relative_rows.append({
+            **rel.form.as_dict(), "label": rel.form.label, "relative": rel.relative, "title": rel.title,
+            "beyond": list(rel.beyond), "against": ours.label, **s,
+            "paired_solver": paired(s["solver"]["results"], d["solver"]["results"]),
+            "paired_home_solver": paired_mean([r["home"] for r in rows_r], [r["home"] for r in rows_d])})
     return {
         "format": DATA_FORMAT,
         "command": command,
@@ -204,18 +259,38 @@ def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, se
         "python": platform.python_version(),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
         "workers": workers or os.cpu_count(),
-        "budget": {"nodes": nodes, "seconds": seconds,
+        "budget": {"nodes": nodes, "seconds": seconds, "method": method,
                    "note": "a node budget makes every result reproducible on any machine"
                    if seconds is None else "a time budget makes results depend on the machine"},
         "seed": seed,
         "deals": deals,
         "ruling_deals": ruling_deals,
+        "convergence_deals": d2,
         "wall_seconds": round(wall, 1),
         "forms": form_rows,
         "rulings": ruling_rows,
+        "relatives": relative_rows,
         **({"games": sorted(games)} if games else {}),
-        **extra,
     }
+
+
+def convergence(results: str, rows: list[dict[str, Any]], nodes: int | None, seconds: float | None) -> dict[str, Any]:
+    """The first deals of a form played again at twice the budget: ``rows`` (their per-deal results)
+    against the same deals in the form's ``results`` string at the table's budget."""
+    from replay.solver.page import CLIMBING
+
+    n = len(rows)
+    won = sum(r["status"] == "won" for r in rows)
+    base_won = results[:n].count("W")
+    out: dict[str, Any] = {"nodes": nodes, "seconds": seconds, "deals": n,
+                           "seeds": [rows[0]["seed"], rows[-1]["seed"]] if rows else [],
+                           "won": won, "base_won": base_won,
+                           "unwinnable": sum(r["status"] == "unwinnable" for r in rows),
+                           "results": "".join(CODE[r["status"]] for r in rows),
+                           "climbing": bool(n) and abs(won - base_won) / n > CLIMBING + 1e-12}
+    if rows and "method" in rows[0]:
+        out["method"] = rows[0]["method"]
+    return out
 
 
 def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +311,10 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     new_rulings = {r["label"]: {**r, "made_by": stamp} for r in part["rulings"]}
     out["forms"] = _replace_rows(full["forms"], list(new_forms.values()), games)
     out["rulings"] = _replace_rows(full["rulings"], list(new_rulings.values()), games)
-    if "napoleon_modern" in part:
+    if "relatives" in part or "relatives" in full:
+        new_relatives = [{**r, "made_by": stamp} for r in part.get("relatives", [])]
+        out["relatives"] = _replace_rows(full.get("relatives", []), new_relatives, games)
+    if "napoleon_modern" in part:  # a data file of the code before the relatives were played
         out["napoleon_modern"] = {**part["napoleon_modern"], "made_by": stamp}
     out["reruns"] = list(full.get("reruns", [])) + [{
         "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"]}]

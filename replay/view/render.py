@@ -165,7 +165,7 @@ def analysis_text(pos: dict[str, Any], lost_after: int | None = None) -> str:
         basis += f": {pos.get('reason', '')}"
     bits.append(f'(<span class="rv-evidence an-how-{html.escape(str(how))}">{html.escape(basis)}</span>)')
     if pos.get("position") == lost_after:
-        bits.append("— <b>the move that lost the game</b>")
+        bits.append("— <b>the move that lost the game</b>" + (" (found by play)" if how == "played" else ""))
     line = pos.get("line")
     if line:
         shown = " ".join(html.escape(x) for x in line[:40]) + (" …" if len(line) > 40 else "")
@@ -241,7 +241,7 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
         return ""
     data, first = _frames(v)
     total = len(v.moves)
-    lost = analysis.get("lost_after") if analysis else None
+    lost = (analysis.get("lost_after") or analysis.get("lost_by_play")) if analysis else None
     best = analysis.get("best") if analysis else None
     sections, items, cells = [], [], []
     for s in v.steps:

@@ -12,14 +12,14 @@
  *   np, the np packets in deal order (packet 1 first), ng, the gather order (ng piles),
  *   ns, then ns pairs (foundation, step): foundation_steps (card + step = the next card).
  *
- * Vars (Table.vars; exiles._fast_vars writes them, with an empty seen list only):
+ * Vars (Table.vars; exiles._fast_vars writes them and exiles._fast_vars_back reads them back):
  *   [0]      the travelling chain's packet (container index), 0xFF for None          (vars 'chain')
  *   [1..4]   cards changed between the orders, uint32 little-endian                (vars 'reversed')
  *   [5]      how many positions the chain has been in                           (len(vars '_seen'))
- *   [6..]    those positions, 8 bytes each (little-endian), oldest first: the kernel's own 64-bit
- *            hash of the packets (FNV-1a over every packet's cards, packets in deal order, each
- *            closed by 0xFF), where the engine keeps Python's hash() of the same tuples.  The two
- *            lists are equal exactly when they hold the same positions in the same order.
+ *   [6..]    those positions' codes, 8 bytes each (little-endian), oldest first: the engine's own code
+ *            of a position (exiles._positions: the packets in deal order, each one's cards bottom first
+ *            and closed by the byte 255, read as one little-endian number modulo 2**61 - 1), so the two
+ *            lists are the same numbers.
  */
 #include "core.h"
 
@@ -248,44 +248,62 @@ static void take_up(const fc_game *g, fc_state *s) {
     s->vars[V_CHAIN] = NO_CHAIN;
 }
 
-/* the kernel's hash of the packets (in deal order), optionally after the top card of packet src goes
- * under packet dst (src < 0: as they are): mirrors the two hashes of _positions */
-static uint64_t packets_hash(const fc_game *g, const fc_state *s, int src, int dst) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    const uint64_t prime = 0x100000001b3ULL;
+/* x * 256 + b modulo the Mersenne prime P = 2**61 - 1, for x < P (2**61 = 1 modulo P) */
+#define POSITION_MODULUS ((1ULL << 61) - 1)
+static inline uint64_t code_step(uint64_t x, unsigned b) {
+    uint64_t r = ((x << 8) & POSITION_MODULUS) + (x >> 53) + b;
+    return r >= POSITION_MODULUS ? r - POSITION_MODULUS : r;
+}
+
+/* mirrors the two codes of _positions: the code of the packets (in deal order), optionally after the top
+ * card of packet src goes under packet dst (src < 0: as they are).  The little-endian number is read from
+ * its last byte (packet 13's closing 255) down to its first (packet 1's bottom card). */
+static uint64_t packets_code(const fc_game *g, const fc_state *s, int src, int dst) {
+    uint64_t h = 0;
     int card = src >= 0 ? fc_top(s, src) : -1;
-    for (int k = 0; k < np_(g); k++) {
+    for (int k = np_(g) - 1; k >= 0; k--) {
         int i = packet(g, k), len = fc_len(s, i);
         const uint8_t *p = fc_pile(s, i);
-        if (src >= 0 && i == dst) h = (h ^ (uint64_t)card) * prime;
+        h = code_step(h, 0xFFu);
         if (src >= 0 && i == src) len--;
-        for (int x = 0; x < len; x++) h = (h ^ p[x]) * prime;
-        h = (h ^ 0xFFu) * prime;
+        for (int x = len - 1; x >= 0; x--) h = code_step(h, p[x]);
+        if (src >= 0 && i == dst) h = code_step(h, (unsigned)card);
     }
     return h;
 }
 
-/* mirrors follow_the_chain (ex-10, ex-11) after put_under_the_packet */
+/* mirrors follow_the_chain (ex-10, ex-11) after put_under_the_packet.  The vars hold MAX_SEEN (191) codes;
+ * a chain that has been in more positions (never met: the longest in the tests' walks is some 40) is
+ * marked by a count of MAX_SEEN + 1, which beyond() reports, so the search gives that root to Python. */
 static void follow_the_chain(const fc_game *g, fc_state *s, const fc_move *m) {
     int nseen = s->vars[V_NSEEN];
     if (m->src == g->opt[O_EXILES]) nseen = 0;
+    if (nseen > MAX_SEEN) return;  /* beyond the kernel already */
     int card = fc_top(s, m->dst);
     int then_dst = packet(g, value_of(card) - 1);
-    uint64_t now = packets_hash(g, s, -1, -1), then = packets_hash(g, s, m->dst, then_dst);
-    /* the seen list holds MAX_SEEN positions (191): longer chains were never met (see the tests) */
-    if (nseen < MAX_SEEN) {
-        for (int b = 0; b < 8; b++) s->vars[V_SEEN + 8 * nseen + b] = (uint8_t)(now >> (8 * b));
-        nseen++;
-    }
+    uint64_t now = packets_code(g, s, -1, -1), then = packets_code(g, s, m->dst, then_dst);
     int found = 0;
     for (int k = 0; k < nseen && !found; k++) found = seen_at(s, k) == then;
+    if (!found) found = now == then;
+    if (!found && nseen == MAX_SEEN) {  /* no room for now: beyond the kernel */
+        s->vars[V_CHAIN] = (uint8_t)m->dst;
+        s->vars[V_NSEEN] = MAX_SEEN + 1;
+        return;
+    }
     if (found) {
         s->vars[V_CHAIN] = NO_CHAIN;
-        nseen = 0;
-    } else {
-        s->vars[V_CHAIN] = (uint8_t)m->dst;
+        set_seen_count(s, 0);
+        return;
     }
-    set_seen_count(s, nseen);
+    for (int b = 0; b < 8; b++) s->vars[V_SEEN + 8 * nseen + b] = (uint8_t)(now >> (8 * b));
+    s->vars[V_CHAIN] = (uint8_t)m->dst;
+    set_seen_count(s, nseen + 1);
+}
+
+/* the kernel's beyond: a chain longer than the vars hold (follow_the_chain) */
+static int beyond(const fc_game *g, const fc_state *s) {
+    (void)g;
+    return s->vars[V_NSEEN] > MAX_SEEN;
 }
 
 /* mirrors take_the_card_from_its_place (ex-6, thirteenth-packet = spread): the card at place depth from the
@@ -349,4 +367,4 @@ static int frees(const fc_game *g, const fc_state *s, int src) {
     return 0;
 }
 
-const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, frees};
+const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, frees, beyond};

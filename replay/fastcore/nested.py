@@ -1,0 +1,82 @@
+"""The fast core's nested searches (``nested.c``: NMCS and NRPA over a game's kernel), called from Python.
+
+:mod:`replay.solver.nested` is the entry point (it chooses the method, its parameters and the budget,
+and falls back to its own Python search of the same algorithm when this cannot run); this module only
+encodes the parameters and runs the C search.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Callable
+
+from replay.engine.game import Game
+from replay.fastcore import (STATUS, STOPPED, TICK, FastCore, FcProfile, FcResult, FcState, Found, _moves,
+                             _prepared, library, memory_bound)
+
+#: the methods nested.c knows, by the code it reads
+METHOD_CODE = {"nmcs": 0, "nrpa": 1}
+
+
+class FcNestedParams(ctypes.Structure):
+    """nested.c's ``fc_nested_params``."""
+
+    _fields_ = [("method", ctypes.c_int), ("level", ctypes.c_int), ("iterations", ctypes.c_int),
+                ("max_len", ctypes.c_int), ("p_found", ctypes.c_uint32), ("bias", ctypes.c_double),
+                ("alpha", ctypes.c_double), ("seed", ctypes.c_uint64)]
+
+
+def encode_params(method: str, level: int, iterations: int, max_len: int, p_found: int, bias: float, alpha: float,
+                  seed: int) -> FcNestedParams:
+    """The parameters as nested.c reads them (``p_found`` in units of 2**-32, ``seed`` taken modulo 2**64)."""
+    return FcNestedParams(METHOD_CODE[method], level, iterations, max_len, p_found, bias, alpha, seed % 2**64)
+
+
+def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, params: FcNestedParams,
+           max_positions: int | None, tick: Callable[[int, int], str | None] | None) -> Found | None:
+    """Run the nested search from ``root`` (None when it cannot: the caller searches in Python).
+
+    ``tick(positions, best_home)`` is called every 256 positions; a reason it returns (``"seconds"``,
+    ``"interrupted"``) ends the search with that ``stopped_by``, and an exception it raises is raised
+    here once the search has stopped.
+    """
+    lib = library()
+    if lib is None or lib.fc_sizeof_nested_params() != ctypes.sizeof(FcNestedParams):
+        return None
+    prepared = _prepared(game, spec)
+    if prepared is None:
+        return None
+    reasons: list[str] = []
+    errors: list[BaseException] = []
+
+    def on_tick(positions: int, best: int) -> int:
+        try:
+            why = tick(positions, best) if tick is not None else None
+        except BaseException as e:  # KeyboardInterrupt and the like: stop, and raise it after
+            errors.append(e)
+            return 2
+        if why:
+            reasons.append(why)
+            return 2
+        return 0
+
+    cb = TICK(on_tick) if tick is not None else TICK()
+    res = FcResult()
+    rc = lib.fc_nested(spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile), ctypes.byref(root),
+                       ctypes.byref(params), -1 if max_positions is None else max_positions, memory_bound(), cb,
+                       ctypes.byref(res))
+    if errors:
+        lib.fc_free_result(ctypes.byref(res))
+        raise errors[0]
+    if rc != 0:
+        return None
+    try:
+        line = _moves(res.line, res.nline)
+        best = line if res.status == 0 else _moves(res.best_line, res.nbest)
+    finally:
+        lib.fc_free_result(ctypes.byref(res))
+    stopped = reasons[-1] if res.stopped_by == 2 else STOPPED.get(res.stopped_by)
+    return Found(STATUS[res.status], stopped, res.nodes, res.positions, 0, res.best_home, line, best)
+
+
+__all__ = ["FcNestedParams", "METHOD_CODE", "encode_params", "search"]
