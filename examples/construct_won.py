@@ -33,6 +33,10 @@ from replay.log.validate import check_bytes  # noqa: E402
 FORMS = [("printex-frame", v) for v in ((), ("any-pile-after-third-deal",), ("cztery-katy",))] + [
     ("zwarta-kolumna", v) for v in ((), ("fill-from-any-pile",), ("chaldejski",), ("gotycki-zamek",), ("cztery-katy",))]
 TRIES = 1000
+#: the readings the constructor plays a game under beyond its defaults: in the twenty-pile frame (the default
+#: since 0.2.0) four side piles share no line with a foundation and empty only at a redeal, which this
+#: constructor does not plan for (it finds no won deal in 60 tries); the constructed wins are of rect-16
+RULINGS = {"printex-frame": {"frame": "rect-16"}}
 
 
 class Builder:
@@ -171,7 +175,7 @@ def main() -> int:
     out = ROOT / "games"
     failed = []
     for gid, variants in FORMS:
-        game = create(gid, variants)
+        game = create(gid, variants, RULINGS.get(gid, {}))
         form = "+".join(variants) or "base"
         found = construct(game)
         if found is None:

@@ -52,11 +52,11 @@ def test_move_types_follow_the_rule_books():
 def test_piles_and_the_rulings_that_change_them():
     games = games_json()
     pf = games["printex-frame"]
-    assert pf["layout"] == "pf-rect-16" and pf["deck_size"] == 96
+    assert pf["layout"] == "pf-square-20" and pf["deck_size"] == 96  # the twenty-pile default (amb-pf-frame)
     names = {p["name"] for p in pf["piles"]}
-    assert {"c1", "t4", "A1", "K4", "stock"} <= names and "r4" not in names
+    assert {"c1", "t4", "r4", "l4", "A1", "K4", "stock"} <= names
     changes = {(c["ruling"], c["reading"]): c for c in pf["layout_rulings"]}
-    assert "r4" in {p["name"] for p in changes[("frame", "square-20")]["piles"]}
+    assert "r4" not in {p["name"] for p in changes[("frame", "rect-16")]["piles"]}
     zk = {(c["ruling"], c["reading"]): c for c in games["zwarta-kolumna"]["layout_rulings"]}
     assert zk[("deal-order", "snake")]["same_names"] is True
     assert {"exiles", "p13"} <= {p["name"] for p in games["exiles"]["piles"]}
@@ -68,6 +68,6 @@ def test_text_listing():
     out = r.output
     for gid in MODULES:
         assert f"{gid}: " in out
-    assert "with frame=square-20: layout pf-square-20" in out
+    assert "with frame=rect-16: layout pf-rect-16" in out
     assert "fill (only in cztery-katy)" in out
     assert "amb-zk-reach" in out

@@ -16,7 +16,7 @@ from replay.log.validate import check_bytes  # noqa: E402
 
 
 def test_a_constructed_deal_is_won_by_its_recorded_moves_from_a_plain_table():
-    game = create("printex-frame")
+    game = create("printex-frame", rulings=construct_won.RULINGS["printex-frame"])
     found = construct_won.construct(game, tries=60)
     assert found is not None
     _, b = found

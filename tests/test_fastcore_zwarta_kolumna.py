@@ -135,7 +135,7 @@ def test_kernel_matches_the_engine_on_random_walks(form: tuple) -> None:
 
 def test_the_kernel_takes_every_form() -> None:
     """The kernel takes every form of this game the statistics build, and the combinations beyond them."""
-    assert len(FORMS) == 14
+    assert len(FORMS) == 15  # 5 forms, 9 other readings, Cadogan's Four Corners (its relative's plays_as)
     for v, r in FORMS + MORE:
         assert fastcore.spec_of(create(GAME, v, r)) is not None
 
