@@ -279,6 +279,21 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
     prepared = _prepared(game, spec)
     if prepared is None:
         return None
+    return run_search(lambda cb, res: lib.fc_solve(
+        spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile), ctypes.byref(root),
+        -1 if max_nodes is None else max_nodes, memory_bound(), cb, ctypes.byref(res)), tick)
+
+
+def run_search(call: Callable[[Any, FcResult], int], tick: Callable[[int, int], str | None] | None) -> Found | None:
+    """Run a C search (``call(tick_callback, result)``, returning its rc) and read its result, for either search
+    (``fc_solve``, ``fc_nested``): None when it could not run (the caller searches in Python).
+
+    ``tick(positions, best_home)``, when given, is the searches' clock callback: a reason it returns
+    (``"seconds"``, ``"interrupted"``) ends the search with that ``stopped_by``, and an exception it raises
+    (KeyboardInterrupt and the like) is raised here once the search has stopped.
+    """
+    lib = library()
+    assert lib is not None
     reasons: list[str] = []
     errors: list[BaseException] = []
 
@@ -296,9 +311,7 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, max_no
 
     cb = TICK(on_tick) if tick is not None else TICK()
     res = FcResult()
-    rc = lib.fc_solve(spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile),
-                      ctypes.byref(root), -1 if max_nodes is None else max_nodes, memory_bound(), cb,
-                      ctypes.byref(res))
+    rc = call(cb, res)
     if errors:
         lib.fc_free_result(ctypes.byref(res))
         raise errors[0]
@@ -375,5 +388,5 @@ class Kernel:
         return decode_piles(s, len(self.game.roles))
 
 
-__all__ = ["FastCore", "Kernel", "Found", "search", "encode_profile", "library", "spec_of", "encode_game", "encode_table", "decode_piles",
+__all__ = ["FastCore", "Kernel", "Found", "search", "run_search", "encode_profile", "library", "spec_of", "encode_game", "encode_table", "decode_piles",
            "state_vars", "to_move", "from_move", "FcState", "FcGame", "FcMove"]

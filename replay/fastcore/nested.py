@@ -11,8 +11,7 @@ import ctypes
 from typing import Callable
 
 from replay.engine.game import Game
-from replay.fastcore import (STATUS, STOPPED, TICK, FastCore, FcProfile, FcResult, FcState, Found, _moves,
-                             _prepared, library, memory_bound)
+from replay.fastcore import FastCore, FcProfile, FcState, Found, _prepared, library, memory_bound, run_search
 
 #: the methods nested.c knows, by the code it reads
 METHOD_CODE = {"nmcs": 0, "nrpa": 1}
@@ -46,37 +45,9 @@ def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, params
     prepared = _prepared(game, spec)
     if prepared is None:
         return None
-    reasons: list[str] = []
-    errors: list[BaseException] = []
-
-    def on_tick(positions: int, best: int) -> int:
-        try:
-            why = tick(positions, best) if tick is not None else None
-        except BaseException as e:  # KeyboardInterrupt and the like: stop, and raise it after
-            errors.append(e)
-            return 2
-        if why:
-            reasons.append(why)
-            return 2
-        return 0
-
-    cb = TICK(on_tick) if tick is not None else TICK()
-    res = FcResult()
-    rc = lib.fc_nested(spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile), ctypes.byref(root),
-                       ctypes.byref(params), -1 if max_positions is None else max_positions, memory_bound(), cb,
-                       ctypes.byref(res))
-    if errors:
-        lib.fc_free_result(ctypes.byref(res))
-        raise errors[0]
-    if rc != 0:
-        return None
-    try:
-        line = _moves(res.line, res.nline)
-        best = line if res.status == 0 else _moves(res.best_line, res.nbest)
-    finally:
-        lib.fc_free_result(ctypes.byref(res))
-    stopped = reasons[-1] if res.stopped_by == 2 else STOPPED.get(res.stopped_by)
-    return Found(STATUS[res.status], stopped, res.nodes, res.positions, 0, res.best_home, line, best)
+    return run_search(lambda cb, res: lib.fc_nested(
+        spec.kernel.encode(), ctypes.byref(prepared), ctypes.byref(profile), ctypes.byref(root), ctypes.byref(params),
+        -1 if max_positions is None else max_positions, memory_bound(), cb, ctypes.byref(res)), tick)
 
 
 __all__ = ["FcNestedParams", "METHOD_CODE", "encode_params", "search"]
