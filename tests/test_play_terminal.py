@@ -175,6 +175,7 @@ def test_ctrl_c_clears_a_half_typed_line_and_ctrl_d_ends_the_session(tmp_path):
     child = spawn("play", "exiles", "--seed", "2", "--out", "c.json", cwd=tmp_path)
     screen(child)
     child.send("p1 A")  # half typed
+    child.expect_exact("p1 A")  # echoed: the session is reading the line when Ctrl-C comes (not before)
     child.sendintr()
     text = screen(child)
     assert "(Ctrl-C clears the line; Ctrl-D or 'quit' ends the session)" in text and "Traceback" not in text
