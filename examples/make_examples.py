@@ -37,7 +37,7 @@ SCRIPT = "examples/make_examples.py"
 RULED = [
     ("printex-frame", (), {"frame": "square-16"}, "square-16"),
     ("printex-frame", (), {"frame": "square-20", "foundation-arrangement": "suit-columns"}, "square-20"),
-    ("printex-frame", (), {"frame": "square-20-ring"}, "square-20-ring"),
+    ("printex-frame", (), {"frame": "square-20-ring", "foundation-arrangement": "suit-columns"}, "suit-columns"),
     ("printex-frame", ("cztery-katy",), {"build-suit": "any-suit", "third-layout": "third-round"}, "any-suit"),
     ("zwarta-kolumna", (), {"deal-order": "snake", "side-reach": "adjacent"}, "snake-adjacent"),
     ("zwarta-kolumna", ("gotycki-zamek",), {"base-placement": "anywhere"}, "anywhere"),

@@ -71,7 +71,7 @@ def top_codes(t: Table, name: str) -> list[str]:
 @pytest.fixture
 def pf() -> Game:
     """printex-frame in the sixteen-pile frame rect-16, whose pile names (t1-t4, r1-r2, b1-b4, l1-l2) the
-    hand-built tables of the tests use; the default frame (square-20) has tests of its own."""
+    hand-built tables of the tests use; the default frame (square-20-ring) has tests of its own."""
     return create("printex-frame", rulings={"frame": "rect-16"})
 
 

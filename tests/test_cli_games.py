@@ -52,7 +52,7 @@ def test_move_types_follow_the_rule_books():
 def test_piles_and_the_rulings_that_change_them():
     games = games_json()
     pf = games["printex-frame"]
-    assert pf["layout"] == "pf-square-20" and pf["deck_size"] == 96  # the twenty-pile default (amb-pf-frame)
+    assert pf["layout"] == "pf-square-20-ring" and pf["deck_size"] == 96  # the twenty-pile default (amb-pf-frame)
     names = {p["name"] for p in pf["piles"]}
     assert {"c1", "t4", "r4", "l4", "A1", "K4", "stock"} <= names
     changes = {(c["ruling"], c["reading"]): c for c in pf["layout_rulings"]}

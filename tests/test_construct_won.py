@@ -16,8 +16,8 @@ from replay.log.validate import check_bytes  # noqa: E402
 
 
 def test_a_constructed_deal_is_won_by_its_recorded_moves_from_a_plain_table():
-    game = create("printex-frame", rulings=construct_won.RULINGS["printex-frame"])
-    found = construct_won.construct(game, tries=60)
+    game = create("printex-frame", rulings=construct_won.RULINGS.get("printex-frame", {}))
+    found = construct_won.construct(game, tries=80)  # the first won seed of the default frame is 65
     assert found is not None
     _, b = found
     assert sorted(b.drawn) == sorted(game.deck_from_seed(0))  # the deck is two packs less the bases

@@ -316,11 +316,13 @@ def test_when_stuck_ruling_also_holds_back_the_gathering():
 
 
 @clause("pf-5", "pf-6", "pf-15")
-def test_the_default_frame_is_twenty_piles() -> None:
+def test_the_default_frame_is_twenty_piles_every_one_of_which_plays() -> None:
     """The edition's reading (amb-pf-frame): four corners and four cards on each side; the first deal is 20
-    cards, each later deal sixteen onto the side piles."""
+    cards, each later deal sixteen onto the side piles; every pile shares a row or a column with a foundation
+    (pf-7, pf-8, pf-10), which is the ring of square-20-ring."""
     g = create("printex-frame")
-    assert g.rulings["frame"] == "square-20"
+    assert g.rulings["frame"] == "square-20-ring"
+    assert all(any(g.options["reach"][p][f] for f in g.foundations) for p in g.layout.tableau)
     t = g.new_table(g.deck_from_seed(3))
     start = len(t.piles[g.stock])
     t.apply(mv(g, "deal"))
