@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -40,7 +41,39 @@ def test_the_summary_names_the_best_line_and_its_cards_home_against_the_game_as_
     assert best["played_home"] == pf["positions"][-1]["home"]
     assert (f"brings {best['home']} cards home, against {best['played_home']} in the game as played: "
             f"{best['line'][0]}") in pf["summary"]
+    assert "a search within the budget, not a bound: a longer one may bring more home" in pf["summary"]
     AnalysisDoc.model_validate(pf)  # what replay view --analysis accepts
+
+
+#: a lost exiles game that could be won up to move 44 (at 3,000 nodes a position: the strong player finds the
+#: win there and none after move 45), and whose later searches keep lines of 70 cards home
+EX_WINNABLE = ROOT / "examples" / "games" / "exiles" / "base" / "lost-seed-2.json"
+
+
+def test_where_a_position_was_won_the_line_offered_is_its_winning_line_not_a_later_best(tmp_path):
+    r = subprocess.run([REPLAY, "analyse", str(EX_WINNABLE), "--nodes", "3000", "-o", "a.json"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    AnalysisDoc.model_validate(doc)
+    k = doc["last_winnable"]
+    assert k is not None and doc["positions"][k]["status"] == "won" and doc["positions"][k]["line"]
+    later = [p for p in doc["positions"][k + 1:] if p.get("best_home") is not None]
+    assert later and max(p["best_home"] for p in later) < 104  # the later best lines the summary used to offer
+    assert doc["best"] == {"position": k, "home": 104, "line": doc["positions"][k]["line"],
+                           "played_home": doc["positions"][-1]["home"]}
+    said = " ".join(r.stdout.split())
+    n = len(doc["positions"][k]["line"])
+    assert (f"A winning line from position {k} (after move {k}), the last that could be won, brings every card "
+            f"home, against {doc['best']['played_home']} in the game as played: ") in said
+    assert said.count(f"({n} moves).") == 1
+    assert "The best line the solver found" not in said  # no contradiction: a won position's line is the best
+    rows = r.stdout.splitlines()
+    won_row = next(x for x in rows if x.lstrip().startswith(f"{k} "))
+    assert f"proved: a winning line (" in won_row and f"; a winning line of {n} moves: " in won_row
+    best_row = next(x for x in rows if "best found: " in x)
+    assert re.search(r"best found: \d+ cards home by a line of \d+ moves?: ", best_row), best_row
+    assert not re.search(r"cards home after \d+", r.stdout)  # "after 92" read as "after move 92"
 
 
 def test_a_position_settled_by_a_proof_of_loss_names_it_and_keeps_a_best_line(pf):

@@ -226,8 +226,10 @@ def register(app: typer.Typer) -> None:
         position makes every earlier one winnable, an unwinnable one every later one
         unwinnable; such verdicts are marked inferred.  Each verdict says what it rests on (a
         winning line, an exhaustive search, the proof of loss named).  The summary names the move
-        after which the game could no longer be won, and the best line the solver found (the most
-        cards home) against the cards the game as played brought home.  A progress bar is shown on
+        after which the game could no longer be won, and a line against the cards the game as played
+        brought home: the winning line of the last position that could be won, where one could;
+        else the best line the solver found (the most cards home: a search result within the budget,
+        not a bound).  A progress bar is shown on
         a terminal, with the time left at most; Ctrl-C ends the analysis with what is known
         (written, as with -o, and "interrupted after N of M positions"; exit 130).
         """

@@ -25,8 +25,10 @@ was searched until its budget ran out.  ``how`` is ``solved`` (searched here), `
 ``not-searched`` (the analysis was interrupted before it came to the position).  Every searched position
 that is not won keeps the best line its search found (the most cards home, ``best_home``), an
 unwinnable one too: where a proof of loss settled it without search, the position is searched again
-without the proof, within the same budget, for that line.  The best of these lines is the document's
-``best``, beside the cards the game as played brought home (``played_home``), and the summary says it.
+without the proof, within the same budget, for that line.  The document's ``best`` is the line the summary
+offers, beside the cards the game as played brought home (``played_home``): where a position could be won, the
+winning line of the last such position (no line brings more home); else the best of the lines
+kept, which is what a search within the budget found, not a bound on what the position allows.
 """
 
 from __future__ import annotations
@@ -362,21 +364,44 @@ def summary_sentence(doc: dict[str, Any]) -> str:
 
 
 def best_sentence(doc: dict[str, Any], line_moves: int = 12) -> str | None:
-    """``The best line found, from position 103 (after move 103), brings 60 cards home, against 52 in the game as
-    played: p4→p11 J♦ …`` (None: no best line, or the game was won)."""
+    """The line the summary offers (None: none, or the game was won as played).  Where a position could be won, it
+    is that position's winning line: ``A winning line from position 44 (after move 44), the last that could be won,
+    brings every card home, against 52 in the game as played: p4→p11 J♦ … (89 moves).``  Else the line whose search
+    brought the most cards home, said to be a search result, not a bound: ``The best line the solver found, from
+    position 103 (after move 103), brings 60 cards home, against 52 in the game as played: … (40 moves); a search
+    within the budget, not a bound: a longer one may bring more home.``"""
     b = doc.get("best")
     if not b:
         return None
     ln = b["line"]
     shown = " ".join(ln[:line_moves]) + (" …" if len(ln) > line_moves else "")
     where = "at the deal" if b["position"] == 0 else f"from position {b['position']} (after move {b['position']})"
+    line = f": {shown} ({_moves(len(ln))})" if ln else ""
+    if _won_at(doc, b["position"]):
+        last = ", the last that could be won," if b["position"] == doc.get("last_winnable") else ""
+        return (f"A winning line {where}{last} brings every card home, against {b['played_home']} in the game as "
+                f"played{line}.")
     return (f"The best line the solver found, {where}, brings {b['home']} cards home, against {b['played_home']} in "
-            f"the game as played" + (f": {shown} ({len(ln)} move{'s' if len(ln) != 1 else ''})." if ln else "."))
+            f"the game as played{line}; a search within the budget, not a bound: a longer one may bring more home.")
 
 
-def best_found(positions: list[dict[str, Any]], played_home: int) -> dict[str, Any] | None:
-    """The position whose search brought the most cards home (the latest of equals), its line, and the cards
-    the game as played brought home; None when no searched position kept a best line."""
+def _moves(n: int) -> str:
+    return f"{n} move{'s' if n != 1 else ''}"
+
+
+def _won_at(doc: dict[str, Any], k: int) -> bool:
+    positions = doc.get("positions") or []
+    return k < len(positions) and positions[k].get("status") == WON
+
+
+def best_found(positions: list[dict[str, Any]], played_home: int, every_card: int = 104) -> dict[str, Any] | None:
+    """The line the analysis offers, with the cards the game as played brought home: where a position could be
+    won, the winning line of the last such position (``every_card`` home: no other line can bring more); else that
+    of the position whose search brought the most cards home (the latest of equals); None when neither is kept."""
+    won = [p for p in positions if p.get("status") == WON and p.get("line")]
+    if won:
+        p = max(won, key=lambda p: p["position"])
+        return {"position": p["position"], "home": every_card, "line": list(p["line"]), "played_home": played_home}
     kept = [p for p in positions if p.get("best_home") is not None and p.get("status") != WON]
     if not kept:
         return None
@@ -502,7 +527,7 @@ def analysis_of(raw: bytes, name: str, budget: Budget, advance: Callable[[int], 
     doc["searched"] = sum(p.how == "solved" for p in pos)
     doc["inferred"] = sum(p.how == "inferred" for p in pos)
     won = pos[-1].status == WON and pos[-1].home == C.DECK_SIZE
-    doc["best"] = None if won else best_found(doc["positions"], g.tables[-1].cards_home())
+    doc["best"] = None if won else best_found(doc["positions"], g.tables[-1].cards_home(), C.DECK_SIZE)
     if was_interrupted(pos):
         doc["interrupted"] = True
         doc["decided"] = sum(p.how != "not-searched" for p in pos)
@@ -537,11 +562,12 @@ def text_lines(doc: dict[str, Any], line_moves: int = 8) -> list[str]:
         line = ""
         if p["status"] == WON and p.get("line"):
             ln = p["line"]
-            line = f"; line of {len(ln)}: " + " ".join(ln[:line_moves]) + (" …" if len(ln) > line_moves else "")
+            line = (f"; a winning line of {_moves(len(ln))}: " + " ".join(ln[:line_moves])
+                    + (" …" if len(ln) > line_moves else ""))
         elif p.get("best_line"):
             ln = p["best_line"]
-            line = (f"; best found: {p['best_home']} cards home after {len(ln)}: " + " ".join(ln[:line_moves])
-                    + (" …" if len(ln) > line_moves else ""))
+            line = (f"; best found: {p['best_home']} cards home by a line of {_moves(len(ln))}: "
+                    + " ".join(ln[:line_moves]) + (" …" if len(ln) > line_moves else ""))
         mark = ("  <- the move that lost the game" if k == doc.get("lost_after") else
                 "  <- the move that lost the game, found by play" if k == doc.get("lost_by_play") else "")
         out.append(f"  {k:>4}  {move:<{width}}  {status:<21}  {how}{line}{mark}")
