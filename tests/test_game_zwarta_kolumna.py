@@ -517,6 +517,9 @@ def test_cztery_katy_replaces_a_moved_foundation_card_from_the_top_of_a_corner_p
     assert cited(t, mv(g, "deal")) == "zk-23"  # the replacement comes first
     assert cited(t, mv(g, src="p8", dst="A1")) == "zk-23"
     assert cited(t, mv(g, "fill", src="p8", dst="p3")) == "zk-23"  # p8 is not a corner
+    # p3, the place refilled, is no corner: not "another" corner pile; the corners with a card are named
+    assert t.violation(mv(g, "fill", src="p8", dst="p3"))[1] == \
+        "p8 is not a corner pile: the card comes from the top of p1 or p6"
     assert cited(t, mv(g, "fill", src="p1", dst="p4")) == "zk-23"  # the place to refill is p3
     assert cited(t, mv(g, "fill", src="p6", dst="p3")) is None
     assert cited(t, mv(g, "fill", src="p1", dst="p3")) is None
@@ -532,6 +535,10 @@ def test_cztery_katy_replaces_a_moved_foundation_card_from_the_top_of_a_corner_p
     t = table_with(g, {"p1": ["4C", "AS"], "p6": ["7D"]}, stock=["3C"])
     t.apply(mv(g, src="p1", dst="A1"))
     assert cited(t, mv(g, "fill", src="p1", dst="p1")) == "zk-23"
+    assert t.violation(mv(g, "fill", src="p1", dst="p1"))[1] == \
+        "the card comes from a corner pile (p6), not from p1 itself"
+    assert t.violation(mv(g, "fill", src="p2", dst="p1"))[1] == \
+        "p2 is not a corner pile: the card comes from the top of p6"
     assert cited(t, mv(g, "fill", src="p6", dst="p1")) is None
     # ordinary cards are not replaced
     t = table_with(g, {"p1": ["4C"], "p6": ["7D"], "p2": ["2S"]}, foundations={"A1": ["AS"]}, stock=["3C"])

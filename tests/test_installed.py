@@ -211,3 +211,13 @@ def test_without_a_compiler_the_install_goes_on_and_the_solver_says_it_searches_
                        capture_output=True, text=True, env=env)
     notes = [x for x in p.stderr.splitlines() if x.startswith("replay: note: ")]
     assert len(notes) == 1 and "35 to 90 times slower" in notes[0], p.stderr
+
+
+def test_installed_view_says_no_rules_site_is_known_and_names_no_mkdocs_yml(installed, tmp_path):
+    # an installed copy has no mkdocs.yml: the note about unlinked clauses must not send the user looking for one
+    out = tmp_path / "game.html"
+    p = _run(installed, "view", str(ROOT / "examples" / "games" / "exiles" / "base" / "lost-seed-1.json"), "-o",
+             str(out))
+    assert p.returncode == 0 and out.is_file(), p.stderr
+    assert "the clauses are quoted, not linked: no rules site is known to this copy; give --rules-url URL" in p.stderr
+    assert "mkdocs.yml" not in p.stderr

@@ -195,7 +195,7 @@ def test_a_card_named_from_an_empty_pile_says_the_pile_is_empty(tmp_path):
     screen(child)
     child.sendline("p1 A1 10H")  # nothing is dealt yet: p1 is empty
     child.expect_exact("move> ")
-    said = ANSI.sub("", child.before)
+    said = " ".join(ANSI.sub("", child.before).split())
     assert "the move names TH but p1 is empty" in said and "is nothing" not in said
     quit_(child)
 
@@ -291,7 +291,7 @@ def test_lines_that_ended_the_session_with_a_traceback_are_refused_in_one_line(t
     screen(child)
     child.sendline(typed)
     child.expect_exact("move> ")
-    said = ANSI.sub("", child.before)
+    said = " ".join(ANSI.sub("", child.before).split())
     assert "Traceback" not in said and "refused: " in said
     if typed.startswith("111"):
         assert "no move number 111111… (5,000 digits)" in said
@@ -308,7 +308,7 @@ def test_a_byte_that_is_not_utf8_at_the_prompt_is_refused_and_the_session_goes_o
     screen(child)
     os.write(child.child_fd, b"deal # caf\xe9\r")
     child.expect_exact("move> ")
-    said = ANSI.sub("", child.before)
+    said = " ".join(ANSI.sub("", child.before).split())
     assert "refused: the line is not UTF-8 text (byte 0xe9 at character 11); nothing was played" in said
     assert "Traceback" not in said
     child.sendline("deal")
@@ -332,7 +332,7 @@ def test_a_move_of_another_game_is_refused_as_validate_words_it(tmp_path):
     screen(child)
     child.sendline("tuck exiles p5")
     child.expect_exact("move> ")
-    said = ANSI.sub("", child.before)
+    said = " ".join(ANSI.sub("", child.before).split())
     assert "zwarta-kolumna has no 'tuck' move (its moves: deal, move, redeal)" in said
     assert "is not a card code" not in said
     quit_(child)
@@ -341,3 +341,113 @@ def test_a_move_of_another_game_is_refused_as_validate_words_it(tmp_path):
     (tmp_path / "v.json").write_text(json.dumps(d), encoding="utf-8")
     v = validate(tmp_path / "v.json")
     assert "zwarta-kolumna has no 'tuck' move (its moves: deal, move, redeal)" in v.stdout
+
+
+# ----------------------------------------------------------------------------- issue 31: refusals that say more
+
+
+def _said(child, line: str) -> str:  # type: ignore[no-untyped-def]
+    """What the session answers to ``line``, on one line (the terminal's wrapping undone)."""
+    child.sendline(line)
+    child.expect_exact("move> ")
+    return " ".join(ANSI.sub("", child.before).split())
+
+
+def test_a_build_refused_for_suit_names_the_ruling_whose_other_reading_allows_it(tmp_path):
+    src = ROOT / "examples" / "games" / "printex-frame" / "cztery-katy" / "lost-seed-1.json"
+    partial(src, tmp_path / "pf.json", 60)  # the third laying-out: t2's 2S and t3's 3D lie on top
+    child = spawn("play", "pf.json", cwd=tmp_path)
+    screen(child)
+    said = _said(child, "t2 t3")
+    assert "breaks pf-22: 2S is not one rank above or below 3D of the same suit; the ruling build-suit=any-suit " \
+           "(the register, amb-pf-build-suit) allows a card of any suit" in said, said
+    quit_(child)
+
+
+def test_a_refill_from_a_pile_that_is_no_corner_says_so_without_another(tmp_path):
+    src = ROOT / "examples" / "games" / "zwarta-kolumna" / "cztery-katy" / "lost-seed-1.json"
+    partial(src, tmp_path / "z.json", 2)  # the base card KC has left p5, which a corner pile must refill
+    child = spawn("play", "z.json", cwd=tmp_path)
+    screen(child)
+    said = _said(child, "fill p8 p5")
+    assert "breaks zk-23: p8 is not a corner pile: the card comes from the top of p1, p6, p7 or p12" in said, said
+    assert "another" not in said
+    quit_(child)
+
+
+def test_an_old_exiles_log_under_the_new_default_is_told_in_one_line_which_reading_deals_its_deck(tmp_path):
+    from replay.engine import cards as C
+
+    d = json.loads((ROOT / "examples" / "games" / "exiles" / "base" / "lost-seed-1.json").read_bytes())
+    d["rulings"] = {}  # as a log of archive 0.1 was written: the default dealt every card
+    d["deck"] = [C.code(c) for c in range(C.DECK_SIZE // 2)] * 2
+    d["moves"] = []
+    d.pop("result")
+    (tmp_path / "old.json").write_text(json.dumps(d), encoding="utf-8")
+    reading = ("the deck has 104 cards, as foundations=aces-and-kings deals, the default before 0.2.0; the default "
+               "now, withdrawn-first, deals 96: a log of an older archive names its reading in its rulings "
+               "(\"foundations\": \"aces-and-kings\")")
+    child = spawn("play", "old.json", cwd=tmp_path)
+    child.expect(pexpect.EOF)
+    child.close()
+    said = ANSI.sub("", child.before).strip()
+    assert child.exitstatus == 1 and " ".join(said.split()) == f"old.json:1:{said.split(':')[2]}: malformed: " \
+                                                               f"$.deck: {reading}", said
+    assert reading in validate(tmp_path / "old.json").stdout.splitlines()[0]
+    d["rulings"] = {"foundations": "aces-and-kings"}  # named: valid
+    (tmp_path / "named.json").write_text(json.dumps(d), encoding="utf-8")
+    assert validate(tmp_path / "named.json").returncode == 0
+
+
+def test_an_unknown_word_names_this_games_moves_not_every_games(tmp_path):
+    child = spawn("play", "zwarta-kolumna", "--seed", "3", "--out", "z.json", cwd=tmp_path)
+    screen(child)
+    said = _said(child, "foo p1 p2")
+    assert "refused: 'foo' is neither a move of zwarta-kolumna (its moves: deal, move, redeal) nor one of its " \
+           "piles" in said, said
+    assert "tuck" not in said and "fill" not in said
+    quit_(child)
+
+
+def test_napoleons_square_header_counts_the_cards_turned_from_the_pack_not_rounds(tmp_path):
+    src = ROOT / "examples" / "games" / "napoleons-square" / "base" / "lost-seed-1.json"
+    partial(src, tmp_path / "ns.json", 40)
+    deals = sum(m["type"] == "deal" for m in json.loads(src.read_bytes())["moves"][:40])
+    child = spawn("play", "ns.json", cwd=tmp_path)
+    text = screen(child)
+    assert f"the square dealt, {deals - 1} cards turned from the pack" in text, text[:400]
+    assert "rounds dealt" not in text
+    quit_(child)
+
+
+def test_a_solvers_log_continued_in_play_says_who_played_which_moves(tmp_path):
+    src = ROOT / "examples" / "games" / "exiles" / "base" / "won-2.json"
+    theirs = json.loads(src.read_bytes())
+    assert theirs["meta"]["player"] == "solver"
+    shutil.copy(src, tmp_path / "s.json")
+    n = len(theirs["moves"])
+    child = spawn("play", "s.json", cwd=tmp_path)
+    screen(child)
+    for _ in range(3):  # back to where there is a choice
+        child.sendline("undo")
+        text = screen(child)
+    k = n - 3
+    number = next(i for i, _, m in menu(text) if m != theirs["moves"][k])  # not the solver's move
+    child.sendline(str(number))
+    screen(child)
+    assert log_of(tmp_path / "s.json")["meta"] == {"player": f"solver (moves 1 to {k}), then replay play "
+                                                             f"(moves {k + 1} to {k + 1})", "source": "replay solve, seed 2"}
+    child.sendline("undo")
+    screen(child)
+    assert log_of(tmp_path / "s.json")["meta"]["player"] == "solver"  # every move left is the solver's
+    quit_(child)
+
+
+def test_a_long_line_from_a_file_is_echoed_cut_with_its_length(tmp_path):
+    lines = "x" * 100_000 + "\ndeal # " + "y" * 100_000 + "\n"
+    r = run("play", "exiles", "--seed", "2", "--out", "c.json", stdin=lines, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    echoed = [x for x in r.stdout.splitlines() if x.startswith("move> ")]
+    assert len(echoed) == 2 and all(len(x) < 300 for x in echoed), [len(x) for x in echoed]
+    assert echoed[0].endswith("… (100,000 characters)") and echoed[1].endswith("… (100,007 characters)")
+    assert max(len(x) for x in r.stdout.splitlines() + r.stderr.splitlines()) < 400

@@ -6,6 +6,7 @@ Exit codes: 0 success; 1 a log was rejected (malformed, or illegal before the st
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
@@ -101,7 +102,7 @@ def play(
     from replay.play.session import SaveFailed, Session, run
 
     log, name, dest, inst, known = _start(target, seed, variant, ruling, out, force)
-    save = _saver(dest, known)
+    save = _credited(_saver(dest, known), log)
     session = Session(name, log, inst, save)
     if known is None:  # a new log, or a log continued into another file: it exists from the start
         try:
@@ -158,6 +159,41 @@ def _saver(dest: Path, known: Optional[bytes]) -> Callable[[dict[str, Any]], Non
     return save
 
 
+#: ``meta.player`` as :func:`_credited` writes it: the first player and how many moves are theirs
+_CREDIT = re.compile(r"^(.*) \(moves 1 to (\d+)\), then replay play \(moves \d+ to \d+\)$", re.DOTALL)
+
+
+def _credited(save: Callable[[dict[str, Any]], None], log: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """``save``, with ``meta.player`` of a log continued (``solver``, ``random-greedy``) saying who played which
+    moves once the session has moves of its own: ``solver (moves 1 to 40), then replay play (moves 41 to 52)``
+    (continued again: the first player keeps what is still theirs); none when no move of theirs is left.  A
+    comment changed is not a move played."""
+    meta = log.get("meta")
+    player = meta.get("player") if isinstance(meta, dict) else None
+    if not isinstance(player, str) or not log["moves"]:
+        return save
+    known = [_bare(m) for m in log["moves"]]
+    credit = _CREDIT.match(player)
+    first, theirs = (credit[1], int(credit[2])) if credit else (player, len(known))
+
+    def credited(written: dict[str, Any]) -> None:
+        moves = written["moves"]
+        kept = next((i for i, (a, b) in enumerate(zip(moves, known)) if _bare(a) != b), min(len(moves), len(known)))
+        own = min(kept, theirs)  # the moves still the first player's
+        if own < len(moves) or credit:
+            rest = {k: v for k, v in written["meta"].items() if k != "player"}
+            said = first if own == len(moves) else \
+                f"{first} (moves 1 to {own}), then replay play (moves {own + 1} to {len(moves)})"
+            written = {**written, "meta": {"player": said, **rest} if own or not moves else rest}
+        save(written)
+
+    return credited
+
+
+def _bare(step: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in step.items() if k != "comment"}
+
+
 def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[str], out: Optional[Path],
            force: bool) -> tuple[dict[str, Any], str, Path, Any, Optional[bytes]]:
     """The log to play, its name, where it is written, its game instance and the bytes read from that file
@@ -212,6 +248,10 @@ def _ordered(step: dict[str, Any]) -> dict[str, Any]:
     return {k: step[k] for k in order if k in step}
 
 
+#: the most characters of a line read from a file that are echoed after the prompt (then its length)
+ECHOED = 160
+
+
 def _reader(interactive: bool, console: Any) -> Callable[[], Optional[str]]:
     """Read one line: with line editing from a terminal (Ctrl-C clears the line, Ctrl-D ends); echoed after
     the prompt from a file (None: the end).  A line that is not UTF-8 is read all the same (its bytes kept
@@ -249,7 +289,8 @@ def _reader(interactive: bool, console: Any) -> Callable[[], Optional[str]]:
         if not raw:
             return None
         line = raw.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
-        typer.echo(prompt + _printable(line))
+        shown = line if len(line) <= ECHOED else f"{line[:ECHOED]}… ({len(line):,} characters)"
+        typer.echo(prompt + _printable(shown))
         return line
     return take
 

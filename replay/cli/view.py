@@ -53,6 +53,13 @@ def default_rules_url() -> str | None:
     return m.group(1) if m else None
 
 
+def _no_site() -> str:
+    """Why no rules site is known: a checkout's mkdocs.yml names none; an installed copy has no mkdocs.yml."""
+    from replay.paths import ROOT
+
+    return "mkdocs.yml names no site_url" if (ROOT / "mkdocs.yml").is_file() else "no rules site is known to this copy"
+
+
 #: the position budget per position of `replay analyse` when neither --nodes nor --seconds is given
 ANALYSE_NODES = 50_000
 
@@ -139,8 +146,9 @@ def register(app: typer.Typer) -> None:
                                           help="Also show under which readings of the rulings the log is legal."),
         rules_url: Optional[str] = typer.Option(None, "--rules-url", metavar="URL",
                                                 help="Root of the rules site the clause links point into, or the "
-                                                     "folder of a site built on disk (default: site_url of "
-                                                     "mkdocs.yml; none: clauses are quoted, not linked)."),
+                                                     "folder of a site built on disk (default: in a checkout, the "
+                                                     "site_url of its mkdocs.yml; none: clauses are quoted, not "
+                                                     "linked)."),
     ) -> None:
         """Write one self-contained HTML file that replays a game move by move.
 
@@ -199,8 +207,8 @@ def register(app: typer.Typer) -> None:
             what += f"; {v.verdict}: {v.problem.message}"
         typer.echo(f"wrote {'standard output' if stdout else target} ({what})", err=True)
         if not base:
-            typer.echo("replay: note: the clauses are quoted, not linked: mkdocs.yml names no site_url; give "
-                       "--rules-url URL (or the folder of a site built with mkdocs build)", err=True)
+            typer.echo(f"replay: note: the clauses are quoted, not linked: {_no_site()}; give --rules-url URL (the "
+                       "rules site's address, or the folder of a site built with mkdocs build)", err=True)
 
     @app.command("analyse", epilog=EXIT_CODES_HELP)
     def analyse_cmd(

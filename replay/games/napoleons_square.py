@@ -56,6 +56,15 @@ def turn_the_next_card_onto_the_talon(t: Table, m: Move) -> None:
     t.rounds += 1
 
 
+def dealt_so_far(t: Table) -> str:
+    """What has been dealt, as the header and a refusal's table say it: the square (ns-7), then the cards turned
+    from the pack one at a time (ns-4), each of which the engine counts as a round."""
+    if not t.rounds:
+        return "the square not dealt yet"
+    turned = t.rounds - 1
+    return f"the square dealt, {turned} card{'s' if turned != 1 else ''} turned from the pack"
+
+
 def deal(t: Table, m: Move) -> None:
     (deal_twelve_packets_of_four if t.rounds == 0 else turn_the_next_card_onto_the_talon)(t, m)
 
@@ -195,6 +204,7 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         "sequences": readings["sequence-moves"] == "whole-sequence",
         "space_any": readings["space-fill"] == "any-card",
         "talon_marries": readings["talon-to-square"] == "allowed",
+        "dealt": dealt_so_far,
     }
     # one Move object per square move (moves are immutable): a married run is at most 13 cards
     options["square_moves"] = {(src, dst, n): Move("move", src, dst, count=n)

@@ -154,9 +154,12 @@ def build_one_card_on_another_up_or_down(t: Table, m: Move) -> Reason:
     if under < 0:
         return f"{t.name(m.dst)} is empty: a card goes onto another card, not into a space"
     card = t.piles[m.src][-1]
-    if t.game.options["builds"](under, card):
+    o = t.game.options
+    if o["builds"](under, card):
         return None
-    return lambda: f"{C.code(card)} is not one rank above or below {C.code(under)}{t.game.options['build_note']}"
+    allows, other = o["build_other"]  # the other reading of the ruling, and what it would say of this card
+    tail = f"; {other}" if allows is not None and allows(under, card) else ""
+    return lambda: f"{C.code(card)} is not one rank above or below {C.code(under)}{o['build_note']}{tail}"
 
 
 @effect("pf-13", "pf-14")
@@ -185,6 +188,17 @@ def _third_round_dealt(t: Table) -> bool:
     return t.rounds >= 3
 
 
+def _other_build_reading(edition: Edition, in_suit: bool) -> tuple[Any, str]:
+    """Under the reading in-suit of ``build-suit``: the test of the other reading and the clause a refusal adds
+    when that reading would allow the card (as the base game's refusal names the variant that allows building)."""
+    if not in_suit:
+        return None, ""
+    ruling = edition.rulings_of(ID)["build-suit"]
+    other = next(r for r in ruling.readings if r != "in-suit")
+    return next_any_suit, (f"the ruling {ruling.name}={other} (the register, {ruling.ambiguity}) allows a card of "
+                           "any suit")
+
+
 def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) -> Setup:
     """The table and rule book of one instance of the game."""
     spec = edition.layout(ID, readings["frame"])
@@ -208,6 +222,7 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         "third_layout": _third_pass_dealt if readings["third-layout"] == "third-pass" else _third_round_dealt,
         "builds": next_in_suit if in_suit else next_any_suit,
         "build_note": " of the same suit" if in_suit else "",
+        "build_other": _other_build_reading(edition, in_suit),
     }
 
     book = RuleBook(layout)

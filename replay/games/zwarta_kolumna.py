@@ -248,8 +248,13 @@ def replacement_is_the_top_of_another_corner(t: Table, m: Move) -> str | None:
         return "there is no base card to replace"
     if t.name(m.dst) != pending:
         return f"the place to refill is {pending}"
-    if m.src not in t.game.options["corners"] or m.src == m.dst:
-        return f"{t.name(m.src)} is not another corner pile"
+    corners = t.game.options["corners"]
+    if m.src not in corners or m.src == m.dst:
+        others = [t.name(c) for c in sorted(corners) if c != m.dst and t.piles[c]]  # one has cards: a card is owed
+        which = " or ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others) or "a corner"
+        if m.src == m.dst:
+            return f"the card comes from a corner pile ({which}), not from {pending} itself"
+        return f"{t.name(m.src)} is not a corner pile: the card comes from the top of {which}"
     if not t.piles[m.src]:
         return f"{t.name(m.src)} is empty"
     if m.count != 1:

@@ -215,9 +215,15 @@ def strict_json(body: bytes) -> tuple[Bad, int | None, int | None] | None:
 # --------------------------------------------------------------------------- replay
 
 
-def _deck_problem(game: Game, deck: list[int], e: InvalidDeck) -> Bad:
-    """Point at the offending card where there is one: the first extra copy of a card, in dealing order."""
+def _deck_problem(game: Game, deck: list[int], e: InvalidDeck, given: Mapping[str, str] | None = None) -> Bad:
+    """Point at the offending card where there is one: the first extra copy of a card, in dealing order.  A deck
+    of the wrong size that an earlier default of a ruling the log leaves out (``given``: the log's rulings) deals
+    is said to be one, in the same line (a log of an older archive)."""
     want = game.expected_deck()
+    if given is not None and len(deck) != sum(want.values()):
+        older = _older_default_deals(game, given, len(deck))
+        if older:
+            return Bad("invalid-deck", older, ["deck"])
     if len(deck) == sum(want.values()):
         seen: Counter[int] = Counter()
         for i, card in enumerate(deck):
@@ -228,6 +234,33 @@ def _deck_problem(game: Game, deck: list[int], e: InvalidDeck) -> Bad:
                 return Bad("invalid-deck", f"{C.code(card)} appears {total} times; two packs give {want[card]}"
                            f"{extra}", ["deck", i])
     return Bad("invalid-deck", e.one_line(), ["deck"])
+
+
+def _older_default_deals(game: Game, given: Mapping[str, str], size: int) -> str | None:
+    """``the deck has 104 cards, as foundations=aces-and-kings deals, the default before 0.2.0; …``: the first
+    ruling the log leaves out whose reading before the present default deals a deck of ``size`` (the edition's
+    record of changes, corpus/changes.yaml), or None."""
+    from replay.corpus.edition import default_edition
+
+    edition = default_edition()
+    now = sum(game.expected_deck().values())
+    for name, reading in sorted(game.rulings.items()):
+        h = None if name in given else edition.history_of(game.id, name)
+        if h is None:
+            continue
+        before = [(x.reading, x.until) for x in reversed(h.earlier_defaults)]
+        if h.before is not None and h.before != reading:
+            before.append((h.before, h.introduced))
+        for old, until in before:
+            try:
+                then = instance(game.id, sorted(game.variants), {**given, name: old}).game
+            except Bad:
+                continue
+            if sum(then.expected_deck().values()) == size:
+                return (f"the deck has {size} cards, as {name}={old} deals, the default before {until}; the default "
+                        f"now, {reading}, deals {now}: a log of an older archive names its reading in its rulings "
+                        f"(\"{name}\": \"{old}\")")
+    return None
 
 
 def unknown(kind: str, value: object, known: Sequence[str], where: str = "") -> str:
@@ -427,7 +460,7 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
     try:
         table = game.new_table(deck)
     except InvalidDeck as e:
-        wrong = _deck_problem(game, deck, e)
+        wrong = _deck_problem(game, deck, e, log.rulings if rulings is None else rulings)
         report.add(rp.place(Problem(wrong.code, wrong.message), wrong.path))
         return report
     try:
@@ -578,7 +611,7 @@ def replay_to(log: Parsed, step: int | None, rulings: Mapping[str, str] | None =
     try:
         table = inst.game.new_table(deck)
     except InvalidDeck as e:
-        raise _deck_problem(inst.game, deck, e) from None
+        raise _deck_problem(inst.game, deck, e, log.rulings if rulings is None else rulings) from None
     moves = engine_moves(inst, log)
     n = len(moves) if step is None else max(0, min(step, len(moves)))
     report = Report(file="", game=inst.game.id, moves=len(moves))

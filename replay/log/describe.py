@@ -52,6 +52,13 @@ def _pile(t: Table, i: int) -> str:
     return f"{name}: {C.code(pile[-1])} on top ({len(pile)} card{'s' if len(pile) != 1 else ''})"
 
 
+def dealt(t: Table) -> str:
+    """``3 rounds dealt``, or the game's own words for what its deals have laid out (its option ``dealt``: in
+    Napoleon's Square the square, then cards turned one by one)."""
+    words = t.game.options.get("dealt")
+    return words(t) if words is not None else f"{t.rounds} round{'s' if t.rounds != 1 else ''} dealt"
+
+
 def held(t: Table, m: Move) -> str:
     """The relevant piles at a move: source and target (top card and size), foundation tops, stock, pass."""
     g = t.game
@@ -69,7 +76,7 @@ def held(t: Table, m: Move) -> str:
         for i in g.by_role.get(role, ()):
             if i not in (m.src, m.dst):
                 parts.append(_pile(t, i))
-    parts.append(f"pass {t.passes}, {t.rounds} round{'s' if t.rounds != 1 else ''} dealt")
+    parts.append(f"pass {t.passes}, {dealt(t)}")
     state = {k: v for k, v in t.vars.items() if not k.startswith("_") and v not in (None, 0, [], {})}
     if state:
         parts.append(", ".join(f"{k}={v}" for k, v in sorted(state.items())))

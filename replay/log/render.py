@@ -13,6 +13,7 @@ from typing import Callable
 from replay.engine import cards as C
 from replay.engine.game import Table
 from replay.engine.layout import FOUNDATION, STOCK
+from replay.log.describe import dealt
 
 Style = Callable[[int, str], str]
 
@@ -123,7 +124,7 @@ def piles_listing(t: Table, codes: bool = False, style: Style = _plain) -> list[
 
 def state_line(t: Table) -> str:
     home = t.cards_home()
-    parts = [f"pass {t.passes}", f"{t.rounds} round{'s' if t.rounds != 1 else ''} dealt",
+    parts = [f"pass {t.passes}", dealt(t),
              f"{home} card{'s' if home != 1 else ''} on the foundations"]
     state = {k: v for k, v in t.vars.items() if not k.startswith("_") and v not in (None, 0, [], {})}
     parts += [f"{k}: {v}" for k, v in sorted(state.items())]

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from replay.engine import cards as C
 from replay.engine.game import Game
+from replay.log.format import MOVE_TYPES
 from replay.play.moves import Choice
 
 _COUNT = re.compile(r"^[x×*](\d+)$", re.IGNORECASE)
@@ -77,6 +78,9 @@ def parse_short(text: str, game: Game, legal: Sequence[Choice] = ()) -> dict[str
     mtype: str | None = None
     if words[0].casefold() in types or _foreign_type(game, words):
         mtype = words.pop(0).casefold()
+        if mtype not in MOVE_TYPES:  # no move of any game: say this game's, not every type the format has
+            raise ShortFormError(f"'{mtype}' is neither a move of {game.id} (its moves: {', '.join(types)}) nor "
+                                 "one of its piles; " + usage(game, legal))
     step: dict[str, Any] = {"type": mtype or "move"}
     takes_piles = {t for t, src_role, _ in game.book.entries if src_role is not None}
     if mtype is not None and mtype in types and mtype not in takes_piles:
