@@ -314,3 +314,19 @@ def test_replay_no_fastcore_0_means_the_fast_core_is_on():
     p = subprocess.run([sys.executable, "-m", "replay", "--version"], capture_output=True, text=True,
                        env={**os.environ, "REPLAY_NO_FASTCORE": "0"})
     assert p.stdout.splitlines()[1].startswith("solver: fast core"), p.stdout
+
+
+def test_help_texts_are_filled_to_the_terminals_width_not_broken_where_the_source_breaks_its_lines():
+    # issue 31: Typer kept the docstrings' line breaks after the first paragraph, ragged at 80 columns
+    every = [c for c in commands() if c]
+    assert ["play"] in every and ["corpus", "check"] in every
+    for command in every:
+        r = run(*command, "--help", env=dict(os.environ, COLUMNS="80", TERM="xterm"))
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        body = lines[lines.index(next(x for x in lines if x.strip().startswith("Usage:"))) + 2:]
+        body = body[: next((i for i, x in enumerate(body) if x.startswith("╭")), len(body))]
+        text = [x.strip() for x in body]
+        for a, b in zip(text, text[1:]):
+            if a and b:  # a line of a paragraph is as full as the next line's first word allows (78: the margins)
+                assert len(a) + 1 + len(b.split()[0]) > 78, (command, a, b)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from typing import Any, Optional
@@ -126,6 +127,37 @@ COMMAND_MODULES = (
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
+
+
+def _filled(text: str) -> str:
+    """A help text whose paragraphs are each one line, for the terminal to fill to its width: Typer joins the
+    lines of a docstring's first paragraph but keeps the source's line breaks in the others, which at another
+    width than the source's come out ragged (a full line, then a word or two).  A paragraph marked ``\\b``
+    (click's "do not rewrap") or laid out as a list or an indented block keeps its lines."""
+    out = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        lines = para.splitlines()
+        kept = para.startswith("\b") or any(x[:1].isspace() or x.startswith(("- ", "* ", "| ")) for x in lines)
+        out.append(para if kept else " ".join(para.split()))
+    return "\n\n".join(out)
+
+
+def _fill_help(typer_app: typer.Typer) -> None:
+    """Give every command (and group) of ``typer_app`` its help text :func:`_filled`."""
+    for info in typer_app.registered_commands:
+        text = info.help or (inspect.getdoc(info.callback) if info.callback else None)
+        if text:
+            info.help = _filled(text)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if sub is None:
+            continue
+        if sub.info.help:
+            sub.info.help = _filled(str(sub.info.help))
+        _fill_help(sub)
+
+
+_fill_help(app)
 
 
 def _click_class(name: str) -> Any:
