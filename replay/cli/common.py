@@ -142,27 +142,50 @@ def print_violation(o: Opened) -> None:
 def print_table(console: "Console", name: str, game: Game, table: Table, made: int, total: int, codes: bool = False,
                 full: bool = False) -> None:
     """What ``replay show`` prints of a table: the game, rulings and state, the drawing (and every pile)."""
-    from replay.games.catalog import rulings_for
-    from replay.log.render import draw, piles_listing, rich_style, state_line
+    from replay.log.render import piles_listing, rich_style
 
-    style = rich_style if console.is_terminal else (lambda c, t: t)
+    width = console.width if console.is_terminal else None
+    head = table_header(name, game, table, made, total)
+    for line in head[:-1]:
+        console.print(line, markup=False)
+    for line in fit_line(head[-1], width, sep="; "):
+        console.print(line, markup=False)
+    console.print()
+    drawing, markup = table_drawing(console, table, codes)
+    for line in drawing:
+        console.print(line, markup=markup)
+    if full:
+        console.print()
+        style = rich_style if console.is_terminal else (lambda c, t: t)
+        for line in piles_listing(table, codes, style):
+            console.print(line, markup=markup)
+    console.print()
+
+
+def table_header(name: str, game: Game, table: Table, made: int, total: int) -> list[str]:
+    """The first lines :func:`print_table` prints: the game and the move, the rulings not at their default (when
+    any), the layout and the state (unfitted: the state line is long)."""
+    from replay.games.catalog import rulings_for
+    from replay.log.render import state_line
+
     form = game.id + (f" ({'+'.join(sorted(game.variants))})" if game.variants else "")
-    console.print(f"{name}: {form}, after move {made} of {total}", markup=False)
+    out = [f"{name}: {form}, after move {made} of {total}"]
     defs = rulings_for(game.id)
     changed = {k: v for k, v in game.rulings.items() if defs[k].default != v}
     if changed:
-        console.print("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-    width = console.width if console.is_terminal else None
-    for line in fit_line(f"layout {game.layout.spec.id}; {state_line(table)}", width, sep="; "):
-        console.print(line, markup=False)
-    console.print()
-    for line in draw(table, codes, style, width):
-        console.print(line, markup=style is rich_style)
-    if full:
-        console.print()
-        for line in piles_listing(table, codes, style):
-            console.print(line, markup=style is rich_style)
-    console.print()
+        out.append("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    out.append(f"layout {game.layout.spec.id}; {state_line(table)}")
+    return out
+
+
+def table_drawing(console: "Console", table: Table, codes: bool = False) -> tuple[list[str], bool]:
+    """The drawing of the table fitted to the console's width (a terminal's), and whether its lines carry rich
+    markup (the red suits, on a terminal)."""
+    from replay.log.render import draw, rich_style
+
+    if console.is_terminal:
+        return draw(table, codes, rich_style, console.width), True
+    return draw(table, codes, lambda c, t: t, None), False
 
 
 def fit_line(line: str, width: int | None, sep: str = " ") -> list[str]:

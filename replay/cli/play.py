@@ -86,8 +86,10 @@ def play(
 ) -> None:
     """Play a game in the terminal: the table, the legal moves by number, a move typed by number or as 'p6 K2'.
 
-    The table fits the terminal's width; moves to interchangeable empty foundations are listed
-    once. Several numbers on a line (2 3) play the moves so numbered in the list shown. An
+    The table, the last move and the prompt fit the terminal, its width and its height: the
+    moves are listed several a line where one a line would not fit, as many as fit ('moves'
+    lists them all), and after a refusal the table is drawn again, the refusal under it; every
+    line is cut at words. Moves to interchangeable empty foundations are listed once. Several numbers on a line (2 3) play the moves so numbered in the list shown. An
     illegal move is refused with the clause it breaks, as replay validate words it; 'undo' takes a
     move back, 'note TEXT' (or 'note + TEXT') comments the last move, '# text' after a move
     comments it, 'help' lists the commands. Ctrl-C clears the line typed; Ctrl-D or 'quit' (or the
@@ -113,9 +115,13 @@ def play(
 
     console = Console(highlight=False, soft_wrap=True)
     interactive = sys.stdin.isatty()
+    screen = interactive and console.is_terminal  # a person at a terminal: each answer drawn with the table
+    draw: Callable[["Session"], None] = (lambda s: _show(console, s, None, codes)) if screen else \
+        (lambda s: _draw(console, s, codes))
     try:
-        refusals = run(session, _reader(interactive, console), lambda s: _draw(console, s, codes), typer.echo,
-                       lambda line: typer.echo(line, err=True))
+        refusals = run(session, _reader(interactive, console), draw, typer.echo,
+                       lambda line: typer.echo(line, err=True),
+                       show=(lambda s, r: _show(console, s, r, codes)) if screen else None)
     except KeyboardInterrupt:  # between two questions: every change is already saved
         typer.echo("")
         refusals = 0
@@ -309,26 +315,94 @@ def _printable(line: str) -> str:
 
 
 def _draw(console: Any, session: "Session", codes: bool) -> None:
-    """The table as `replay show` draws it (fitted to the terminal's width), the last move (and its comment),
-    then the legal moves."""
-    from replay.cli.common import fit_line, print_table
+    """Off a terminal (moves from a file): the table as `replay show` draws it, the last move (and its comment),
+    then the legal moves, each line whole."""
+    from replay.cli.common import print_table
+
+    n = len(session.moves)
+    print_table(console, session.name, session.table.game, session.table, n, n, codes)
+    lines = [x for x in (_last(session),) if x] + session.moves_lines() + [_commands(session)]
+    for line in lines:
+        console.print(line, markup=False)
+
+
+def _last(session: "Session") -> Optional[str]:
+    """``last: move 4 ($.moves[3]) p6 → K2  QS  “a comment”`` (None before the first move)."""
     from replay.log.describe import comment_text
     from replay.log.locate import move_ref
     from replay.play.moves import short_form
 
     n = len(session.moves)
-    print_table(console, session.name, session.table.game, session.table, n, n, codes)
-    lines = []
-    if n:
-        last = session.moves[-1]
-        note = f"  {comment_text(last['comment'])}" if last.get("comment") else ""
-        lines.append(f"last: {move_ref(n - 1)} {short_form(last)}{note}")
-    lines += session.moves_lines()
-    lines.append(f"type a number, a move such as '{session.example()}', 'undo', 'help' or 'quit'")
-    width = console.width if console.is_terminal else None  # cut at a word, not where the terminal wraps
-    for line in lines:
-        for part in fit_line(line, width):
-            console.print(part, markup=False)
+    if not n:
+        return None
+    last = session.moves[-1]
+    note = f"  {comment_text(last['comment'])}" if last.get("comment") else ""
+    return f"last: {move_ref(n - 1)} {short_form(last)}{note}"
+
+
+def _commands(session: "Session") -> str:
+    return f"type a number, a move such as '{session.example()}', 'undo', 'help' or 'quit'"
+
+
+def _show(console: Any, session: "Session", reply: Any, codes: bool) -> None:
+    """At a terminal: the table, the last move, the legal moves and the answer to the line typed (``reply``; None:
+    the first screen), fitted to the terminal's width and height (:func:`replay.play.screen.compose`), every
+    line cut at word boundaries.  The answer that changes nothing on the table (help, a note on a comment) is
+    printed alone; ``moves`` lists every legal move, without the table."""
+    from replay.cli.common import table_drawing, table_header
+    from replay.play.moves import not_now, verdict
+    from replay.play.screen import Parts, Row, compose, wrap
+    from replay.play.session import HELP_COLUMN
+
+    width, height = console.width, console.height
+    if reply is not None and reply.listed:
+        _rows(console, [Row(x) for line in session.moves_lines() for x in wrap(line, width)])
+        return
+    if reply is not None and not (reply.changed or reply.redraw or reply.refused):
+        hang = HELP_COLUMN if reply.out and reply.out[0].startswith("  ") else None  # the help's two columns
+        _rows(console, [Row(x) for line in reply.out for x in wrap(line, width, hang)])
+        return
+    n, t = len(session.moves), session.table
+    drawing, _ = table_drawing(console, t, codes)
+    parts = Parts(header=table_header(session.name, t.game, t, n, n), drawing=drawing, last=_last(session),
+                  legal=session.legal, verdict=verdict(t, session.legal), not_now=not_now(t, session.legal),
+                  said=list(reply.out) if reply else [], refused=list(reply.refused) if reply else [],
+                  brief=_brief(session, reply.refused) if reply and reply.refused else None, commands=_commands(session))
+    shown = compose(parts, width, height)
+    _rows(console, shown.above)
+    _rows(console, shown.rows)
+
+
+def _brief(session: "Session", refused: list[str]) -> Optional[list[str]]:
+    """A refused move in one line, for the screen when the refusal is printed in full above it: ``refused: move
+    61 ($.moves[60]) t2 → t3: breaks pf-22: 2S is not … (in full above)``; the line before it kept (the moves
+    of the same line that were played).  None: not a refused move."""
+    import json
+
+    from replay.log.locate import move_ref
+    from replay.play.moves import short_form
+
+    p = session.refusal.first if session.refusal is not None else None
+    if p is None or p.move is None or p.code not in ("illegal-move", "card-mismatch"):
+        return None
+    try:
+        move = short_form(json.loads(p.written or ""))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        move = p.written or ""
+    why = f"breaks {p.clause}: {p.message}" if p.code == "illegal-move" else p.message
+    before = refused[:1] if refused and not refused[0].startswith("refused: illegal") else []
+    return before + [f"refused: {move_ref(p.move)} {move}: {why} (in full above)"]
+
+
+def _rows(console: Any, rows: list[Any]) -> None:
+    """Print ``rows`` (:class:`replay.play.screen.Row`): a refusal's on standard error, the drawing with its
+    colours."""
+    for row in rows:
+        if row.where == "err":
+            console.file.flush()
+            typer.echo(row.text, err=True)
+        else:
+            console.print(row.text, markup=row.where == "drawing")
 
 
 def register(app: typer.Typer) -> None:

@@ -162,14 +162,15 @@ def verdict(t: Table, legal: list[Choice]) -> str:
                "stays unfinished: quit when you like"))
 
 
-def _also(c: Choice) -> str:
+def alike_note(c: Choice) -> str:
+    """``  (or f2, f3: the same)``: the other empty foundations a choice may go to (none: empty)."""
     return f"  (or {', '.join(s['to'] for s in c.alike)}: the same)" if c.alike else ""
 
 
 def listing(t: Table, legal: list[Choice], with_json: bool = True) -> list[str]:
     """The text of ``replay moves`` after its heading: the numbered moves (each with its JSON entry when
     ``with_json``; ``replay play`` leaves it out), the verdict, the moves not allowed."""
-    shorts = [c.short + _also(c) for c in legal]
+    shorts = [c.short + alike_note(c) for c in legal]
     width = max((len(s) for s in shorts), default=0)
     digits = len(str(len(legal)))
     if with_json:

@@ -11,7 +11,7 @@ every change the log is handed to ``save``, with its ``result`` claim set to the
 
 What a person types (:data:`HELP`): a number from the list of legal moves, a move in the short
 form (:mod:`replay.play.shortform`), or one of the words ``undo``, ``note TEXT``, ``table``,
-``moves``, ``help``, ``quit``.
+``moves``, ``help``, ``quit``.  How a terminal shows the answers is :mod:`replay.play.screen`'s.
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ from replay.play.shortform import ShortFormError, example, parse_short
 if TYPE_CHECKING:
     from replay.log.check import Instance
 
+#: the commands, one a line: the command, then from column :data:`HELP_COLUMN` what it does (not broken into
+#: lines here: a terminal cuts them at its width, the description's further lines under its start)
 HELP = """\
   N              play legal move number N of the list
-  N M …          play several moves, each numbered as the list numbers it now (2 3: the second, then
-                 the move that is third in this list)
+  N M …          play several moves, each numbered as the list numbers it now (2 3: the second, then the move that is third in this list)
   p6 K2 [QS]     play a move in the short form: FROM TO [CARD] [×N] (an arrow between them is allowed)
   deal, redeal   a move that takes no pile (as the game has them; `fill` and `tuck` take FROM TO)
   … # text       a comment on the move (kept in the log, ignored by the rules)
@@ -43,9 +44,11 @@ HELP = """\
   note TEXT      put TEXT as the comment of the last move (an earlier comment is replaced, and shown)
   note + TEXT    add TEXT to the comment of the last move
   undo           take back the last move
-  table, moves   draw the table again; list the legal moves again
+  table          draw the table again, with as many of the legal moves as the screen holds
+  moves          list every legal move, one a line
   help, quit     this text; end the session (the log is already saved)
   Ctrl-C         clear the line typed; Ctrl-D (or quit) ends the session"""
+HELP_COLUMN = 17
 
 #: the longest move number read (more digits cannot number a move of any list)
 MAX_DIGITS = 6
@@ -64,6 +67,7 @@ class Reply:
     refused: list[str] = field(default_factory=list)  #: the refusal, for standard error
     changed: bool = False  #: the log changed (and was saved): draw the table and the moves again
     redraw: bool = False  #: draw the table and the moves again (nothing changed)
+    listed: bool = False  #: every legal move was asked for (``moves``): a terminal lists them without the table
     quit: bool = False
     failed: str | None = None  #: the log could not be saved (one line): the session ends
 
@@ -181,7 +185,7 @@ class Session:
         if word in ("help", "?", "h"):
             return Reply(out=HELP.splitlines())
         if word in ("table", "moves", "list", "show"):
-            return Reply(redraw=True)
+            return Reply(redraw=True, listed=word in ("moves", "list"))
         if word == "undo":
             if not self.moves:
                 return Reply(refused=["refused: nothing to undo"])
@@ -293,9 +297,12 @@ def _comment_problem(refused: list[str]) -> str:
 
 
 def run(session: Session, read: Callable[[], str | None], draw: Callable[[Session], None],
-        echo: Callable[[str], None], echo_err: Callable[[str], None]) -> int:
+        echo: Callable[[str], None], echo_err: Callable[[str], None],
+        show: Callable[[Session, Reply], None] | None = None) -> int:
     """The loop: draw, read a line (None: end of input), answer, until ``quit``, the end of input, or a log that
-    cannot be saved (:attr:`Reply.failed`, kept in ``session.failed``).
+    cannot be saved (:attr:`Reply.failed`, kept in ``session.failed``).  ``show``, when given (a terminal), shows
+    each answer itself, the table with it (:mod:`replay.play.screen`), in place of ``echo``, ``echo_err`` and
+    ``draw``.
 
     Returns how many lines were refused.
     """
@@ -306,6 +313,10 @@ def run(session: Session, read: Callable[[], str | None], draw: Callable[[Sessio
         if line is None:
             break
         reply = session.handle(line)
+        if show is not None and not (reply.failed or reply.quit):
+            refusals += bool(reply.refused)
+            show(session, reply)
+            continue
         for text in reply.out:
             echo(text)
         for text in reply.refused:
