@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_play_session import REPLAY, ROOT
+from tests.test_play_terminal import partial
 
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
@@ -60,14 +61,6 @@ class Terminal:
         self.child.sendline("quit")
         self.child.expect(pexpect.EOF)
         self.child.close()
-
-
-def partial(src: Path, dst: Path, moves: int) -> Path:
-    d = json.loads(src.read_bytes())
-    d["moves"] = d["moves"][:moves]
-    d.pop("result", None)
-    dst.write_text(json.dumps(d, indent=1), encoding="utf-8")
-    return dst
 
 
 def assert_one_screen(rows: list[str], name: str, made: int, layout: list[str]) -> None:

@@ -46,16 +46,18 @@ class NotNow:
     reason: str
 
 
-def short_form(step: dict[str, Any]) -> str:
-    """``p6 → K2  QS`` (a ``move``), ``tuck exiles → p5  5H``, ``p3 → p5  7H ×3``, ``deal``."""
+def short_form(step: dict[str, Any], compact: bool = False) -> str:
+    """``p6 → K2  QS`` (a ``move``), ``tuck exiles → p5  5H``, ``p3 → p5  7H ×3``, ``deal``; ``compact``: without
+    the spaces, ``p6→K2 QS``, ``p3→p5 7H×3`` (a list of several moves a line)."""
+    arrow, gap, times = ("→", " ", "×") if compact else (" → ", "  ", " ×")
     words = [] if step["type"] == "move" and "from" in step else [step["type"]]
     if "from" in step:
-        words.append(f"{step['from']} → {step['to']}")
+        words.append(f"{step['from']}{arrow}{step['to']}")
     text = " ".join(words)
     if "card" in step:
-        text += "  " + step["card"]
+        text += gap + step["card"]
     if step.get("count", 1) != 1:
-        text += f" ×{step['count']}"
+        text += f"{times}{step['count']}"
     return text
 
 

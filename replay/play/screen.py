@@ -19,7 +19,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from replay.play.moves import AHEAD, Choice, NotNow, alike_note
+from replay.play.moves import AHEAD, Choice, NotNow, alike_note, short_form
 
 #: the tightening steps, in the order they are taken (each keeps the ones before)
 STEPS = ("full", "no-ahead", "compact", "no-blanks", "refusal-above", "no-commands", "short-reasons", "cut-list")
@@ -98,15 +98,7 @@ def rows_of(lines: Sequence[str | Row], width: int) -> int:
 def compact_move(c: Choice) -> str:
     """A choice in a few characters: ``p5→f1 AC``, ``tuck p10→p1 AS``, ``p3→p5 7H×3``, ``deal``; the other
     foundations of a move to an empty one as ``(or f2…f8)``."""
-    s = c.step
-    words = [] if s["type"] == "move" and "from" in s else [s["type"]]
-    if "from" in s:
-        words.append(f"{s['from']}→{s['to']}")
-    text = " ".join(words)
-    if "card" in s:
-        text += " " + s["card"]
-    if s.get("count", 1) != 1:
-        text += f"×{s['count']}"
+    text = short_form(c.step, compact=True)
     if c.alike:
         others = [a["to"] for a in c.alike]
         text += f" (or {others[0]}…{others[-1]})" if len(others) > 2 else f" (or {', '.join(others)})"
