@@ -175,6 +175,22 @@ def test_the_first_screen_of_every_game_fits_80x24(tmp_path):
         t.quit()
 
 
+def test_a_long_comment_and_an_answer_quoting_it_keep_two_rows_and_the_table_stays(tmp_path):
+    long = "a comment of many words " * 75  # 1,800 characters: a legal comment, 23 rows at 80 columns
+    t = Terminal("play", "zwarta-kolumna", "--seed", "4", "--out", "z.json", cwd=tmp_path)
+    t.prompt()
+    rows = t.type(f"deal # {long}")
+    assert_one_screen(rows, "z.json", 1, layout_of("zwarta-kolumna"))
+    last = [x for x in rows if x.startswith("last: ")]
+    assert last and rows[rows.index(last[0]) + 1].endswith("…"), rows  # the comment, cut: it is in the log
+    rows = t.type("note a shorter one")  # the answer quotes the comment it replaces
+    assert_one_screen(rows, "z.json", 1, layout_of("zwarta-kolumna"))
+    assert any(x.startswith("noted on move 1 ($.moves[0]); it replaces “a comment of many") for x in rows), rows
+    no_word_split(rows)
+    assert json.loads((tmp_path / "z.json").read_text())["moves"][0]["comment"] == "a shorter one"
+    t.quit()
+
+
 # ----------------------------------------------------------------------------- words are not broken
 
 

@@ -436,8 +436,8 @@ def test_a_solvers_log_continued_in_play_says_who_played_which_moves(tmp_path):
     number = next(i for i, _, m in menu(text) if m != theirs["moves"][k])  # not the solver's move
     child.sendline(str(number))
     screen(child)
-    assert log_of(tmp_path / "s.json")["meta"] == {"player": f"solver (moves 1 to {k}), then replay play "
-                                                             f"(moves {k + 1} to {k + 1})", "source": "replay solve, seed 2"}
+    credit = f"solver (moves 1 to {k}), then replay play (moves {k + 1} to {k + 1})"
+    assert log_of(tmp_path / "s.json")["meta"] == {"player": credit, "source": "replay solve, seed 2"}
     child.sendline("undo")
     screen(child)
     assert log_of(tmp_path / "s.json")["meta"]["player"] == "solver"  # every move left is the solver's

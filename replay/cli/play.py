@@ -89,17 +89,18 @@ def play(
     The table, the last move and the prompt fit the terminal, its width and its height: the
     moves are listed several a line where one a line would not fit, as many as fit ('moves'
     lists them all), and after a refusal the table is drawn again, the refusal under it; every
-    line is cut at words. Moves to interchangeable empty foundations are listed once. Several numbers on a line (2 3) play the moves so numbered in the list shown. An
-    illegal move is refused with the clause it breaks, as replay validate words it; 'undo' takes a
-    move back, 'note TEXT' (or 'note + TEXT') comments the last move, '# text' after a move
-    comments it, 'help' lists the commands. Ctrl-C clears the line typed; Ctrl-D or 'quit' (or the
-    end of input) ends the session. The log is written after every move, atomically, so nothing
-    is lost if the terminal closes; a log changed on disk since the session read it (another
-    session) is not overwritten. Moves may also come from a file (replay play game.json <
-    moves.txt; a line that is only '# text' is skipped); then a refused line makes the exit code
-    1. Exit codes: 0 the session ended; 1 the log given is malformed or illegal, or (input not
-    from a terminal) a line was refused; 2 usage or I/O error (the log cannot be written, or
-    changed under the session).
+    line is cut at words. Moves to interchangeable empty foundations are listed once. Several
+    numbers on a line (2 3) play the moves so numbered in the list shown. An illegal move is
+    refused with the clause it breaks, as replay validate words it; 'undo' takes a move back,
+    'note TEXT' (or 'note + TEXT') comments the last move, '# text' after a move comments it,
+    'help' lists the commands. Ctrl-C clears the line typed; Ctrl-D or 'quit' (or the end of
+    input) ends the session. The log is written after every move, atomically, so nothing is lost
+    if the terminal closes; a log changed on disk since the session read it (another session) is
+    not overwritten. Moves may also come from a file (replay play game.json < moves.txt; a line
+    that is only '# text' is skipped); then a refused line makes the exit code 1. Exit codes: 0
+    the session ended; 1 the log given is malformed or illegal, or (input not from a terminal) a
+    line was refused; 2 usage or I/O error (the log cannot be written, or changed under the
+    session).
     """
     from replay.play.session import SaveFailed, Session, run
 
@@ -347,8 +348,8 @@ def _commands(session: "Session") -> str:
 def _show(console: Any, session: "Session", reply: Any, codes: bool) -> None:
     """At a terminal: the table, the last move, the legal moves and the answer to the line typed (``reply``; None:
     the first screen), fitted to the terminal's width and height (:func:`replay.play.screen.compose`), every
-    line cut at word boundaries.  The answer that changes nothing on the table (help, a note on a comment) is
-    printed alone; ``moves`` lists every legal move, without the table."""
+    line cut at word boundaries.  An answer that changes nothing on the screen (help, a note that leaves the
+    comment as it was) is printed alone; ``moves`` lists every legal move, without the table."""
     from replay.cli.common import table_drawing, table_header
     from replay.play.moves import not_now, verdict
     from replay.play.screen import Parts, Row, compose, wrap
@@ -367,7 +368,8 @@ def _show(console: Any, session: "Session", reply: Any, codes: bool) -> None:
     parts = Parts(header=table_header(session.name, t.game, t, n, n), drawing=drawing, last=_last(session),
                   legal=session.legal, verdict=verdict(t, session.legal), not_now=not_now(t, session.legal),
                   said=list(reply.out) if reply else [], refused=list(reply.refused) if reply else [],
-                  brief=_brief(session, reply.refused) if reply and reply.refused else None, commands=_commands(session))
+                  brief=_brief(session, reply.refused) if reply and reply.refused else None,
+                  commands=_commands(session))
     shown = compose(parts, width, height)
     _rows(console, shown.above)
     _rows(console, shown.rows)

@@ -7,8 +7,9 @@ screen.
 than the height leaves above the prompt, the screen is made tighter, one step at a time (:data:`STEPS`): the
 note on several numbers goes (``help`` says it), the moves are listed several a line, the blank lines go,
 a refusal's quoted clause is printed above the screen and the screen keeps its first lines, the line of
-commands goes, the moves not allowed now are named with their clauses only, and at last the list keeps only
-the moves that fit, ``moves`` listing them all.  The drawing of
+commands goes, the moves not allowed now are named with their clauses only, a long comment or answer keeps
+two rows (an answer is printed in full above), and at last the list keeps only the moves that fit, ``moves``
+listing them all.  The drawing of
 the table itself is never cut.  Off a terminal (a file of moves) none of this applies: ``replay play`` prints
 every line as it is.
 """
@@ -22,7 +23,11 @@ from typing import Sequence
 from replay.play.moves import AHEAD, Choice, NotNow, alike_note, short_form
 
 #: the tightening steps, in the order they are taken (each keeps the ones before)
-STEPS = ("full", "no-ahead", "compact", "no-blanks", "refusal-above", "no-commands", "short-reasons", "cut-list")
+STEPS = ("full", "no-ahead", "compact", "no-blanks", "refusal-above", "no-commands", "short-reasons", "cut-long",
+         "cut-list")
+
+#: at the step ``cut-long``, the most rows the last move (its comment) and each line of an answer keep on the screen
+LONG_ROWS = 2
 
 #: what a refusal's first lines are followed by when its quoted clause is printed above the screen
 QUOTED_ABOVE = "  (the clause and the table it was refused on are quoted above)"
@@ -158,13 +163,20 @@ def _layout(p: Parts, width: int, step: str, room: int) -> tuple[list[Row], list
 
     header = [Row(x) for line in p.header for x in wrap(line, width, sep="; ")]
     head = header + blank + [Row(x, "drawing") for x in p.drawing] + blank
-    last = out([p.last] if p.last else [])
+    long = at >= STEPS.index("cut-long")
+
+    def cut(lines: Sequence[str], where: str = "out") -> list[Row]:
+        return [Row(x, where) for line in lines for x in _cut(line, width)] if long else out(lines, where)
+
+    last = cut([p.last] if p.last else [])
     above: list[Row] = []
+    if long and rows_of(out(p.said), width) > LONG_ROWS * len(p.said):
+        above = out(p.said)
     refused = p.refused
     if refused and at >= STEPS.index("refusal-above") and _quoted(refused) < len(refused):
-        above = out(refused, "err")
+        above = above + out(refused, "err")
         refused = p.brief if p.brief is not None else refused[:_quoted(refused)] + [QUOTED_ABOVE]
-    tail = out(p.said) + out(refused, "err") + ([] if at >= STEPS.index("no-commands") or not p.commands
+    tail = cut(p.said) + cut(refused, "err") + ([] if at >= STEPS.index("no-commands") or not p.commands
                                                else out([p.commands]))
     merge = at >= STEPS.index("compact")
     after = out([p.verdict] + not_now_lines(p.not_now, merge, at >= STEPS.index("short-reasons")))
@@ -182,20 +194,23 @@ def _layout(p: Parts, width: int, step: str, room: int) -> tuple[list[Row], list
     return above, head + last + listed + after + tail
 
 
+def _cut(line: str, width: int) -> list[str]:
+    """``line`` wrapped (:func:`wrap`) and cut to its first :data:`LONG_ROWS` rows, the last ending ``…`` (a word
+    longer than a row is cut where the row ends: it cannot stand whole)."""
+    rows = [r[i:i + width] for r in wrap(line, width) for i in range(0, max(1, len(r)), width)]
+    if len(rows) <= LONG_ROWS:
+        return rows
+    kept = rows[:LONG_ROWS]
+    kept[-1] = (kept[-1] if len(kept[-1]) < width else kept[-1][:width - 1]) + "…"
+    return kept
+
+
 def _cut_list(legal: Sequence[Choice], width: int, rows: int) -> list[str]:
     """The first moves of the list in ``rows`` rows of columns, then how many more there are."""
     items = numbered(legal)
-    best: list[str] = []
-    for n in range(len(items), -1, -1):
-        lines = columns(items[:n], width)
-        if len(lines) <= rows:
-            best = lines
-            shown = n
-            break
-    else:  # pragma: no cover - n = 0 always fits
-        shown = 0
+    shown = next(n for n in range(len(items), -1, -1) if len(columns(items[:n], width)) <= rows)  # none: no row
     more = len(items) - shown
-    return best + ([f"  … and {more} more: 'moves' lists every one"] if more else [])
+    return columns(items[:shown], width) + ([f"  … and {more} more: 'moves' lists every one"] if more else [])
 
 
 def compose(p: Parts, width: int, height: int | None) -> Screen:

@@ -214,15 +214,16 @@ class Session:
         refused = self.note(text)
         if refused:
             return Reply(refused=refused)
+        changed = text != (old or "")  # the last move's comment, which the table's last line shows
         if adding and old:
-            return Reply(out=[f"noted on {where}: {comment_text(text)}"])
+            return Reply(out=[f"noted on {where}: {comment_text(text)}"], changed=changed)
         if not text:
             return Reply(out=[f"removed the comment {comment_text(old)} from {where}" if old else
-                              f"no comment on {where}"])
+                              f"no comment on {where}"], changed=changed)
         if old and old != text:
             return Reply(out=[f"noted on {where}; it replaces {comment_text(old)} ('note + TEXT' adds to a "
-                              "comment)"])
-        return Reply(out=[f"noted on {where}"])
+                              "comment)"], changed=changed)
+        return Reply(out=[f"noted on {where}"], changed=changed)
 
     def _numbers(self, words: list[str], comment: str) -> Reply:
         """Moves by their numbers in the list as it is now (the comment goes on the last)."""
