@@ -388,6 +388,30 @@ def _buildable(form: Form) -> bool:
     return True
 
 
+def figures_of(path: Path, label: str, budget: int) -> dict[str, Any] | None:
+    """What a committed statistics file says of one form at one budget: ``{deals, won, unwinnable, unknown,
+    mean_home}``, or None when it has no such figure.  ``path``: a table (``replay-stats/2``: a row's curve, or
+    its result at the budget it reached) or a row of ``replay stats GAME --out`` (its budget only).  The
+    register's measured figures are held to it (tests/test_register_figures.py)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt == "replay-stats-row/1":
+        rows = [data] if data.get("label") == label and data["budget"].get("nodes") == budget else []
+    elif fmt == DATA_FORMAT:
+        rows = [r for key in ("forms", "rulings", "relatives") for r in data.get(key, []) if r["label"] == label]
+    else:
+        raise ValueError(f"{path}: not a statistics file")
+    for r in rows:
+        for p in r.get("curve", []):
+            if p["budget"] == budget and not p.get("subset"):
+                return {k: p[k] for k in ("deals", "won", "unwinnable", "unknown", "mean_home")}
+        if r.get("budget", {}).get("nodes") == budget:
+            s = r["solver"]
+            return {"deals": r["deals"], "won": s["won"], "unwinnable": s["unwinnable"], "unknown": s["unknown"],
+                    "mean_home": s.get("mean_home")}
+    return None
+
+
 def save(data: dict[str, Any], path: Path, **policy: Any) -> None:
     """Write the data file atomically (:func:`replay.fsio.write_text`; ``policy``: its inputs, force, update)."""
     from replay.fsio import write_text
