@@ -302,3 +302,33 @@ def test_ctrl_c_during_a_run_on_workers_is_quiet(tmp_path):
     text = child.before or ""
     assert child.exitstatus == 130, text
     assert "Traceback" not in text and "Error" not in text, text
+
+
+# ----------------------------------------------------------------------------- the figure
+
+
+def test_the_figure_draws_every_form_with_a_text_equivalent(tmp_path, monkeypatch):
+    import re
+    from types import SimpleNamespace
+
+    from replay.site.build import stats_curves
+    from replay.solver.figure import curves_svg
+
+    small_rows(monkeypatch)
+    c = config(seed=2, deals=3, ladder=(30, 300), ruling_ceiling=30)
+    j = L.Journal.open(tmp_path / "j", c, "code", {})
+    L.run(c, j, L.LocalRunner("portfolio"))
+    j.close()
+    data = T.assemble(L.Journal.read(tmp_path / "j"))
+    svg = curves_svg(data)
+    assert svg.startswith('<svg class="rs-fig"') and 'role="img"' in svg and "<title" in svg and "<desc" in svg
+    assert svg.count('<path class="rs-won"') == len(data["forms"])  # one panel a form
+    assert "Exiles" in svg and "Napoleon" in svg and "var(--md-default-fg-color" in svg  # the theme's colours
+    desc = re.search(r"<desc[^>]*>(.*?)</desc>", svg, re.S).group(1)  # type: ignore[union-attr]
+    assert "Exiles: won" in desc and "positions" in desc
+    html = stats_curves(SimpleNamespace(stats=data))  # the site's build: one block, no blank line to break it
+    assert html.startswith('<div class="rs-figure"><svg') and "\n" not in html
+    assert "does not have" in stats_curves(SimpleNamespace(stats=None))
+    page = T.render_page(data)
+    assert "<!-- replay:stats-curves -->" in page and "| Exiles | 10³ |" not in page  # budgets below 10^5 in full
+    assert "| Exiles | 30 | 3 |" in page

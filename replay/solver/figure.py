@@ -125,7 +125,7 @@ def _legend(width: int) -> str:
     items = [("rs-won", "won"), ("rs-open", "not proved lost"), ("rs-home", "mean cards home, of 104")]
     out = ['<g aria-hidden="true">', f'<rect class="rs-band" x="4" y="{y - 8}" width="18" height="10"/>',
            f'<text x="26" y="{y}">the true rate lies in the band (before sampling error)</text>']
-    x = 300
+    x = 340
     for cls, label in items:
         out.append(f'<line class="{cls}" x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}"/>')
         out.append(f'<text x="{x + 26}" y="{y}">{escape(label)}</text>')
@@ -149,8 +149,11 @@ def _panel(r: dict[str, Any], x0: float, y0: float, lo: float, span: float, budg
     open_ = [(X(p["budget"]), Y(1 - p["unwinnable"] / max(p["deals"], 1))) for p in c]
     home = [(X(p["budget"]), Y((p["mean_home"] or 0) / C.DECK_SIZE)) for p in c]
     g = [f'<g aria-hidden="true">']
-    g.append(f'<text x="{x0 + 6}" y="{y0 + 13}">{escape(_clip(title(r), 40))}</text>')
-    g.append(f'<text class="rs-muted" x="{x0 + 6}" y="{y0 + 26}">{escape(state(r))}, {r["deals"]:,} deals</text>')
+    name, _, rules = title(r).partition(": ")
+    g.append(f'<text x="{x0 + 6}" y="{y0 + 13}">{escape(_clip(name, 40))}</text>')
+    sub = f"{rules}: " if rules else ""
+    g.append(f'<text class="rs-muted" x="{x0 + 6}" y="{y0 + 26}">{escape(_clip(sub + state(r), 44))}, '
+             f'{r["deals"]:,} deals</text>')
     for s in (0.0, 0.5, 1.0):
         g.append(f'<line class="rs-grid" x1="{left:.1f}" y1="{Y(s):.1f}" x2="{left + pw:.1f}" y2="{Y(s):.1f}"/>')
         g.append(f'<text class="rs-muted" x="{left - 4:.1f}" y="{Y(s) + 4:.1f}" text-anchor="end">{100 * s:.0f}%</text>')

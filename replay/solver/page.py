@@ -395,7 +395,7 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
     w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"
       + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
       + f", begun on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
-        f"{data['machine']['cpus']} CPUs: {data.get('cpu_seconds', 0) / 3600:.1f} CPU-hours of search in "
+        f"{(data.get('machine') or {}).get('cpus', '?')} CPUs: {data.get('cpu_seconds', 0) / 3600:.1f} CPU-hours of search in "
         f"{data['wall_seconds'] / 3600:.1f} hours of wall-clock time"
       + (f" over {len(sessions)} sessions (the run was resumed from its journal)" if len(sessions) > 1 else "")
       + ("." if data.get("complete", True) else "; the run was not finished: rows still climbing stop where "
@@ -406,7 +406,7 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
           f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
           + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file.")
     versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + [x["version"] for x in extras]
-    if any(v.endswith("-dirty") for v in versions):
+    if any(str(v).endswith("-dirty") for v in versions):
         w(">")
         w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
           "of that commit. Every figure here is reproducible: the position budget makes the search deterministic, "
