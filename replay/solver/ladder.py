@@ -381,7 +381,8 @@ def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Pr
             "unwinnable": sum(r["status"] == "unwinnable" for r in got),
             "unknown": sum(r["status"] == "unknown" for r in got),
             "mean_home": round(sum(r["home"] for r in got) / n, 3) if n else None,
-            "cpu": round(sum(r.get("cpu", 0.0) for r in played), 2)}
+            "cpu": round(sum(r.get("cpu", 0.0) for r in played), 2),
+            "results": "".join(CODE[r["status"]] for r in got)}
         if b not in plan.rungs:
             point["subset"] = True
         out.append(point)
