@@ -119,7 +119,7 @@ def test_stats_one_form(tmp_path):
 def test_stats_in_parallel_gives_the_same_results_as_one_worker():
     from replay.solver.stats import Form, run as run_jobs
 
-    jobs = [(Form("exiles"), s) for s in range(7, 11)]
+    jobs = [(Form("exiles"), s) for s in range(7, 15)]  # two batches of four: two workers
     one = run_jobs(jobs, 300, None, workers=1, greedy=False)
     two = run_jobs(jobs, 300, None, workers=2, greedy=False)
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one]
