@@ -177,7 +177,7 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     assert [r["label"] for r in data["forms"]] == ["exiles", "napoleons-square"]
     assert data["rulings"][0]["paired_solver"]["deals"] == 2 and data["rulings"][0]["budget"]["nodes"] == 100
     assert [(x["label"], x["title"], x["against"], x["paired_solver"]["deals"]) for x in data["relatives"]] == [
-        (modern.label, "PySolFC's modern rules", "napoleons-square", 2)]
+        (modern.label, "PySolFC's modern rules", "napoleons-square", 3)]  # a relative: as many deals as a form
     ex = data["forms"][0]
     c = ex["curve"]
     assert [p["budget"] for p in c] == [100, 300][:len(c)] and c[0]["deals"] == 3

@@ -125,8 +125,9 @@ def check_config(c: Config) -> str | None:
 
 
 def plans(c: Config) -> list[RowPlan]:
-    """Every row of the table, each form once: the games and variants and the relatives' rules climb the
-    whole ladder (and the top rung on their first deals), the ruling readings up to ``ruling_ceiling``."""
+    """Every row of the table, each form once: the games and variants and the relatives' rules (``deals`` each)
+    climb the whole ladder (and the top rung on their first deals), the ruling readings (``ruling_deals``) up
+    to ``ruling_ceiling``."""
     from replay.solver.table import forms, relative_forms, ruling_forms
 
     games = set(c.games)
@@ -143,8 +144,8 @@ def plans(c: Config) -> list[RowPlan]:
             add(RowPlan(f, c.deals, whole, top, c.top_deals))
     for rel in relative_forms():
         if not games or rel.form.game in games:
-            add(RowPlan(rel.form, c.ruling_deals, whole, top, c.top_deals))
-            add(RowPlan(Form(rel.form.game), c.ruling_deals, whole))
+            add(RowPlan(rel.form, c.deals, whole, top, c.top_deals))  # a form of the page's answers: as many deals
+            add(RowPlan(Form(rel.form.game), c.deals, whole))
     for f, default, *_ in ruling_forms():
         if not games or f.game in games:
             add(RowPlan(f, c.ruling_deals, ruled))

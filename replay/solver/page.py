@@ -142,9 +142,9 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
     w("")
     method = budget.get("method")
     w(f"* **Deals.** Seeds {data['seed']}, {data['seed'] + 1}, … through `game.deck_from_seed(seed)` (a "
-      f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant, "
-      f"{data['ruling_deals']:,} for each ruling reading and each relative's rules. A ruling reading is played on "
-      "the same seeds as its default, so the difference is paired.")
+      f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant and for "
+      f"each relative's rules, {data['ruling_deals']:,} for each ruling reading. A ruling reading and a relative's "
+      "rules are played on the same seeds as the default, so the difference is paired.")
     w(f"* **Solver.** " + (f"The search `{method}`" if method else "A depth-first search") + " on the engine's own "
       "legal-move list. It reports *won* (with the winning line, replayed through the engine), *unwinnable* "
       "(proved lost: the search was exhaustive, nothing was cut by the budget and only provably sound "

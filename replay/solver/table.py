@@ -297,7 +297,7 @@ def assemble(journal: "Journal") -> dict[str, Any]:
         if mine is None or theirs is None:
             continue
         b = min(mine["budget"]["nodes"], theirs["budget"]["nodes"])
-        n = min(mine["deals"], config.ruling_deals)
+        n = min(mine["deals"], theirs["deals"])
         rows_r, rows_d = at(rel.form.label, b, n), at(ours.label, b, n)
         relative_rows.append({
             **mine, "relative": rel.relative, "title": rel.title, "beyond": list(rel.beyond), "against": ours.label,
