@@ -24,7 +24,8 @@ from replay.solver.stats import Form, game_of
 from replay.solver.table import forms, relative_forms, ruling_forms
 
 #: Napoleon's Square under the modern readings (PySolFC's rules: its relative's plays_as)
-NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
+NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card"),
+                                                ("take-back", "allowed")))
 
 LIB = fastcore.library()
 needs_core = pytest.mark.skipif(LIB is None, reason="the fast core is not built")

@@ -94,6 +94,10 @@ def _proof_against_search(lost, position, truth, n):
     # spaces that take any card make the plain search explode (the symmetric search is the reference),
     # and these readings almost never lose an end game: only soundness is asked
     ({"sequence-moves": "whole-sequence", "space-fill": "any-card"}, 40, _won_by_search_without_proofs, False),
+    # cards come back from the foundations (PySolFC's game: its relative's plays_as)
+    ({"take-back": "allowed"}, 120, _exhaustively_won, True),
+    ({"sequence-moves": "whole-sequence", "space-fill": "any-card", "take-back": "allowed"}, 40,
+     _won_by_search_without_proofs, False),
 ])
 def test_napoleons_square_proof_agrees_with_exhaustive_search(rulings, positions, reference, must_fire):
     game = create("napoleons-square", (), rulings)
