@@ -165,8 +165,8 @@ def test_last_pass_proofs_agree_with_exhaustive_search(game_id, variants, ruling
     assert profile.dead_ends, f"{game_id} declares a proof of loss"
     rng = random.Random(12)
     won, lost, fired = _proof_against_search(profile.lost, lambda: _last_pass_end_game(game, rng),
-                                             lambda t: _exhaustively_won(game, t), 150)
-    assert won >= 10 and lost >= 5 and fired >= 3, (won, lost, fired)
+                                             lambda t: _exhaustively_won(game, t), 300)
+    assert won >= 10 and lost >= 5 and fired >= 3, (won, lost, fired)  # the ring's frame: fewer won, 300 positions
 
 
 def test_last_pass_proofs_wait_for_the_last_pass():
