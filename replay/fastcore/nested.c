@@ -37,6 +37,13 @@ enum { STOP_NODES = 1, STOP_MEMORY = 3 };
 #define POL_SLOTS (1 << 14)
 #define POL_MAX (POL_SLOTS / 2)
 #define MAX_LEVEL 8
+/* the bounds of the parameters (replay.solver.nested.BOUNDS holds the same) */
+#define MAX_LINE 100000
+#define MAX_ITERATIONS 1000000
+#define MAX_WEIGHT 100.0
+/* NRPA's weights are exp(x) for x clamped to [-MAX_EXP, MAX_EXP]: a sum of FC_MAXMOVES of them stays finite
+ * and above zero */
+#define MAX_EXP 700.0
 
 
 static size_t state_bytes(const fc_state *s) { return offsetof(fc_state, vars) + s->vlen; }
@@ -353,10 +360,13 @@ static uint32_t code_of(const fc_state *s, const fc_move *m) {
            ((uint32_t)card << 17);
 }
 
-/* the weights of the candidates of s under q: exp(weight + bias of a foundation move) */
+/* the weights of the candidates of s under q: exp(weight + bias of a foundation move), the exponent clamped
+ * to [-MAX_EXP, MAX_EXP] */
 static void weights(search *c, const policy *q, const fc_state *s, const fc_move *mv, int n, double *w) {
-    for (int i = 0; i < n; i++)
-        w[i] = exp(pol_get(q, code_of(s, &mv[i])) + (is_found(c->g, &mv[i]) ? c->p->bias : 0.0));
+    for (int i = 0; i < n; i++) {
+        double x = pol_get(q, code_of(s, &mv[i])) + (is_found(c->g, &mv[i]) ? c->p->bias : 0.0);
+        w[i] = exp(x > MAX_EXP ? MAX_EXP : x < -MAX_EXP ? -MAX_EXP : x);
+    }
 }
 
 /* NRPA's rollout from the root under q: a safe move first, else a move drawn by the policy's softmax
@@ -468,6 +478,13 @@ static size_t nested_bytes(const fc_nested_params *p) {
     return lines + keys + pols + (size_t)(MAX_LEVEL + 4) * sizeof(fc_state) + sizeof(search);
 }
 
+/* whether every parameter lies in its range (replay.solver.nested.BOUNDS); NaN lies in none */
+static int params_ok(const fc_nested_params *p) {
+    return (p->method == M_NMCS || p->method == M_NRPA) && p->level >= 1 && p->level <= MAX_LEVEL &&
+           p->iterations >= 1 && p->iterations <= MAX_ITERATIONS && p->max_len >= 1 && p->max_len <= MAX_LINE &&
+           p->bias >= -MAX_WEIGHT && p->bias <= MAX_WEIGHT && p->alpha >= 0.0 && p->alpha <= MAX_WEIGHT;
+}
+
 /* fc_nested_search: a nested search over kernel k (NULL: error) (p->method) from root, until it wins, spends max_positions (< 0: no limit),
  * or the tick callback (asked every TICK_EVERY positions) asks it to stop.  max_bytes >= 0: stop at once
  * (stopped_by memory) when the search would need more.  res: status won or unknown, positions (= nodes)
@@ -477,8 +494,7 @@ int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr,
                      const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick,
                      fc_result *res) {
     memset(res, 0, sizeof(*res));
-    if (!k || (pr->use_safe && !k->safe) || p->level < 1 || p->level > MAX_LEVEL || p->max_len < 1 ||
-        (p->method == M_NRPA && p->iterations < 1) || (p->method != M_NMCS && p->method != M_NRPA)) {
+    if (!k || (pr->use_safe && !k->safe) || !params_ok(p)) {
         res->error = 1;
         return -1;
     }

@@ -52,6 +52,19 @@ POLICY_MAX = 8192
 #: the most levels a nested search may have
 MAX_LEVEL = 8
 
+#: the range of every number of :class:`Params` (nested.c's params_ok holds the same): a line of more
+#: than MAX_LINE moves, NRPA's weights beyond what exp() and their sums can hold, counts beyond C's int
+#: are refused where they enter
+MAX_LINE = 100_000
+MAX_ITERATIONS = 1_000_000
+MAX_WEIGHT = 100.0
+#: NRPA's weights are exp(x), x clamped to [-MAX_EXP, MAX_EXP] (nested.c's): their sums stay finite, above 0
+MAX_EXP = 700.0
+BOUNDS: dict[str, tuple[Any, Any]] = {
+    "level": (1, MAX_LEVEL), "iterations": (1, MAX_ITERATIONS), "max_len": (1, MAX_LINE),
+    "p_found": (0.0, 1.0), "bias": (-MAX_WEIGHT, MAX_WEIGHT), "alpha": (0.0, MAX_WEIGHT),
+}
+
 
 @dataclass(frozen=True)
 class Params:
@@ -59,8 +72,11 @@ class Params:
 
     ``method``: ``nmcs`` or ``nrpa``.  ``level``: the top level (1 or more).  ``iterations``: NRPA's runs
     of the level below per level.  ``max_len``: the longest line from the root, in moves.  ``p_found``:
-    NMCS's rollouts play a foundation move with this chance when one exists.  ``bias``: NRPA's prior
-    weight of a foundation move.  ``alpha``: NRPA's step of adaptation.
+    NMCS's rollouts play a foundation move with this chance when one exists.  ``bias``: NRPA's
+    prior weight of a foundation move.  ``alpha``: NRPA's step of adaptation.
+
+    Every number is bounded here (:data:`BOUNDS`), as nested.c bounds it again: a value outside its range
+    is refused with a ``ValueError`` naming the parameter and the range.
     """
 
     method: str = "nmcs"
@@ -74,10 +90,13 @@ class Params:
     def __post_init__(self) -> None:
         if self.method not in ("nmcs", "nrpa"):
             raise ValueError(f"a nested search is nmcs or nrpa, not {self.method!r}")
-        if not 1 <= self.level <= MAX_LEVEL or self.max_len < 1 or self.iterations < 1:
-            raise ValueError(f"level 1-{MAX_LEVEL}, max_len and iterations at least 1: {self}")
-        if not 0.0 <= self.p_found <= 1.0:
-            raise ValueError(f"p_found is a chance: {self.p_found}")
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(self, name)
+            integral = isinstance(low, int)
+            if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)) \
+                    or not low <= value <= high:  # NaN is refused too: it compares false
+                kind = "a whole number" if integral else "a number"
+                raise ValueError(f"Params {name} must be {kind} from {low} to {high}, not {value!r}")
 
     @property
     def p_found_units(self) -> int:
@@ -358,7 +377,8 @@ class _PythonNested:
 
     def weights(self, pol: dict[int, float], t: Table, mv: list[Move]) -> list[float]:
         bias = self.p.bias
-        return [math.exp(pol.get(self.code_of(t, m), 0.0) + (bias if self.is_found(m) else 0.0)) for m in mv]
+        xs = (pol.get(self.code_of(t, m), 0.0) + (bias if self.is_found(m) else 0.0) for m in mv)
+        return [math.exp(min(MAX_EXP, max(-MAX_EXP, x))) for x in xs]
 
     def playout(self, pol: dict[int, float]) -> tuple[int, list[Move]]:
         t = self.root
