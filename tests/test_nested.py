@@ -32,6 +32,7 @@ LIB = fastcore.library()
 needs_core = pytest.mark.skipif(LIB is None, reason="the fast core is not built")
 
 NMCS = Params("nmcs", level=2)
+BEAM = Params("nmcs", level=2, width=2)
 NRPA = Params("nrpa", level=2, iterations=4)
 
 
@@ -65,8 +66,8 @@ def _pair(form: Form, seed: int, params: Params, nodes: int) -> tuple[Result, Re
 @needs_core
 @pytest.mark.parametrize("form", FORMS, ids=lambda f: f.label)
 def test_the_c_search_is_the_python_search(form: Form) -> None:
-    """Every form of the statistics, both methods: the same line, positions and best position."""
-    for params in (NMCS, NRPA):
+    """Every form of the statistics, both methods and NMCS's beam: the same line, positions and best position."""
+    for params in (NMCS, BEAM, NRPA):
         c, py = _pair(form, 3, params, 1200)
         assert (c.core, py.core) == ("c", "python")
         _same(c, py)
@@ -79,7 +80,9 @@ def test_the_searches_agree_on_more_deals_and_budgets(label: str) -> None:
     form = next(f for f in FORMS if f.label == label)
     statuses = set()
     for seed, nodes, params in ((1, 4000, NMCS), (2, 2500, Params("nmcs", level=1)), (4, 3000, NRPA),
-                                (5, 2000, Params("nmcs", level=3, max_len=60))):
+                                (5, 2000, Params("nmcs", level=3, max_len=60)), (6, 3000, BEAM),
+                                (7, 15000, Params("nmcs", level=2, width=2, max_len=30)),
+                                (8, 15000, Params("nmcs", level=3, width=1, max_len=20))):
         c, py = _pair(form, seed, params, nodes)
         _same(c, py)
         statuses.add(c.status)
@@ -88,15 +91,16 @@ def test_the_searches_agree_on_more_deals_and_budgets(label: str) -> None:
 
 @needs_core
 def test_the_comparison_can_fail() -> None:
-    """Another seed, another chance of a foundation move in the rollouts, or a kernel told another
-    reading: the lines differ, and the comparison says so."""
+    """Another seed, another chance of a foundation move in the rollouts, another beam, or a kernel told
+    another reading: the lines differ, and the comparison says so."""
     form = Form("napoleons-square")
     game = game_of(form)
     deck = game.deck_from_seed(3)
     c = play(game, deck=deck, method="nmcs", params=NMCS, budget=Budget(nodes=1500), seed=3)
     for other in (play(game, deck=deck, method="nmcs", params=NMCS, budget=Budget(nodes=1500), seed=4, fast=False),
                   play(game, deck=deck, method="nmcs", params=Params("nmcs", p_found=0.8), budget=Budget(nodes=1500),
-                       seed=3, fast=False)):
+                       seed=3, fast=False),
+                  play(game, deck=deck, method="nmcs", params=BEAM, budget=Budget(nodes=1500), seed=3, fast=False)):
         with pytest.raises(AssertionError):
             _same(c, other)
     spec = fastcore.declared(game)
@@ -263,6 +267,7 @@ def test_a_search_without_any_budget_is_refused() -> None:
 
 @pytest.mark.parametrize("field, value", [
     ("max_len", 2**30), ("max_len", 2**31 - 1), ("max_len", 0), ("max_len", N.MAX_LINE + 1), ("level", 9),
+    ("width", -1), ("width", N.MAX_WIDTH + 1),
     ("iterations", 2**32 + 5), ("iterations", 0), ("p_found", 1.5), ("p_found", float("nan")), 
     ("bias", 1e6), ("bias", float("inf")), ("bias", float("-inf")), ("alpha", float("nan")), ("alpha", -1.0),
     ("alpha", 1e300), ("level", 2.0), ("max_len", True), ("bias", "3")])
@@ -279,7 +284,8 @@ def test_every_number_of_the_parameters_is_bounded_where_it_enters(field: str, v
 
 @needs_core
 @pytest.mark.parametrize("field, value", [("max_len", 2**31 - 1), ("max_len", N.MAX_LINE + 1), ("bias", 1e6),
-                                          ("alpha", float("nan")), ("iterations", 0), ("level", 0)])
+                                          ("alpha", float("nan")), ("iterations", 0), ("level", 0),
+                                          ("width", N.MAX_WIDTH + 1)])
 def test_the_c_search_refuses_what_params_refuses(field: str, value: object) -> None:
     """nested.c bounds the parameters again (a caller of the library may skip Params): the search refuses them
     (None: the caller would search in Python) where it answered before (a stop for memory at max_len
@@ -293,7 +299,7 @@ def test_the_c_search_refuses_what_params_refuses(field: str, value: object) -> 
     state = fastcore.encode_table(t, spec)
     cap = fastcore.encode_profile(game, profile.same_tableau, profile.same_foundations, profile.rounds_cap,
                                   profile.safe is not None, False)
-    good = dict(method="nrpa", level=1, iterations=3, max_len=200, p_found=0, bias=3.0, alpha=1.0, seed=1)
+    good = dict(method="nrpa", level=1, iterations=3, max_len=200, width=0, p_found=0, bias=3.0, alpha=1.0, seed=1)
     assert fn.search(game, spec, state, cap, fn.encode_params(**good), 500, None) is not None
     assert fn.search(game, spec, state, cap, fn.encode_params(**{**good, field: value}), 500, None) is None
 

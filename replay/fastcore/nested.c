@@ -309,14 +309,30 @@ out:
     return best;
 }
 
+/* keep the line *sub (from the child reached by m, at depth played + 1 of level l's line) as level l's best
+ * when its score beats *best */
+static void better(search *c, int l, int played, const fc_move *m, const fc_move *sub, int got, int score,
+                   int *best) {
+    if (score <= *best) return;
+    *best = score;
+    fc_move *q = c->seq[l];
+    q[played] = *m;
+    memcpy(q + played + 1, sub, sizeof(fc_move) * (size_t)got);
+    c->seqlen[l] = played + 1 + got;
+}
+
 /* NMCS at level l >= 1 from *s (entered, at the present depth): every candidate (a safe move alone when
  * it can be entered) finished by level l - 1, then the next move of the best line found so far played;
- * until that line ends.  Its best line is c->seq[l] (from s); returns the most cards home along it (s's
- * own at least).  Leaves the line as it found it.  s may be c->cur[l] (the level above's child). */
+ * until that line ends.  With a width w > 0, a level l >= 2 first finishes every candidate by one
+ * rollout, and only the w whose rollouts brought the most cards home (ties: the earlier candidate) by
+ * level l - 1: a beam over the children.  Its best line is c->seq[l] (from s); returns the most cards
+ * home along it (s's own at least).  Leaves the line as it found it.  s may be c->cur[l] (the level
+ * above's child). */
 static int nmcs(search *c, int l, const fc_state *s) {
-    int start = c->depth, best = -1, played = 0;
+    int start = c->depth, best = -1, played = 0, width = c->p->width;
     fc_state *cur = c->cur[l], *child = c->cur[l - 1];
     fc_move *mv = c->moves[l];
+    int rank[FC_MAXMOVES], score0[FC_MAXMOVES];
     c->seqlen[l] = 0;
     if (cur != s) copy_state(cur, s);
     while (!c->stop) {
@@ -324,21 +340,27 @@ static int nmcs(search *c, int l, const fc_state *s) {
         int here = c->depth;
         /* one move to weigh and the best line goes on with it: nothing to choose, follow the line */
         int forced = (n == 1 || safe >= 0) && c->seqlen[l] > played;
-        for (int j = 0; j < n && !c->stop && !forced; j++) {
-            int i = safe < 0 ? j : j == 0 ? safe : j <= safe ? j - 1 : j;  /* a safe move first */
+        int beam = l >= 2 && width > 0 && safe < 0 && !forced, m = 0;
+        for (int j = 0; beam && j < n && !c->stop; j++) {  /* the beam: a rollout for every candidate */
+            int r = step(c, cur, &mv[j], child);
+            if (r < 0) break;
+            if (r == 0) continue;
+            int score = rollout(c, child);
+            back_to(c, here);
+            better(c, l, played, &mv[j], c->seq[0], c->seqlen[0], score, &best);
+            int k = m++;
+            for (; k > 0 && score0[k - 1] < score; k--) { rank[k] = rank[k - 1]; score0[k] = score0[k - 1]; }
+            rank[k] = j; score0[k] = score;
+        }
+        int tries = beam ? (m < width ? m : width) : n;
+        for (int j = 0; j < tries && !c->stop && !forced; j++) {
+            int i = beam ? rank[j] : safe < 0 ? j : j == 0 ? safe : j <= safe ? j - 1 : j;  /* a safe move first */
             int r = step(c, cur, &mv[i], child);
             if (r < 0) break;
             if (r == 0) continue;
             int score = l == 1 ? rollout(c, child) : nmcs(c, l - 1, child);
-            int got = c->seqlen[l - 1];
             back_to(c, here);
-            if (score > best) {
-                best = score;
-                fc_move *q = c->seq[l];
-                q[played] = mv[i];
-                memcpy(q + played + 1, c->seq[l - 1], sizeof(fc_move) * (size_t)got);
-                c->seqlen[l] = played + 1 + got;
-            }
+            better(c, l, played, &mv[i], c->seq[l - 1], c->seqlen[l - 1], score, &best);
             if (i == safe) break;  /* a safe move entered: its child alone */
         }
         if (c->stop || c->seqlen[l] <= played) break;
@@ -481,6 +503,7 @@ static size_t nested_bytes(const fc_nested_params *p) {
 /* whether every parameter lies in its range (replay.solver.nested.BOUNDS); NaN lies in none */
 static int params_ok(const fc_nested_params *p) {
     return (p->method == M_NMCS || p->method == M_NRPA) && p->level >= 1 && p->level <= MAX_LEVEL &&
+           p->width >= 0 && p->width <= FC_MAXMOVES &&
            p->iterations >= 1 && p->iterations <= MAX_ITERATIONS && p->max_len >= 1 && p->max_len <= MAX_LINE &&
            p->bias >= -MAX_WEIGHT && p->bias <= MAX_WEIGHT && p->alpha >= 0.0 && p->alpha <= MAX_WEIGHT;
 }
