@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(fastcore.library() is None,
 
 GAME = "napoleons-square"
 DEFAULTS = {"marriage-suit": "in-suit", "sequence-moves": "single-card", "space-fill": "talon-or-pack",
-            "talon-to-square": "allowed"}
+            "talon-to-square": "allowed", "take-back": "never"}
 #: the statistics' readings: the defaults, each other reading alone, and the modern combination
 READINGS = [rulings for _, rulings in statistics_forms(GAME)]
 #: PySolFC's NapoleonsSquare as our readings play it (its plays_as in corpus/games/napoleons-square.yaml)
@@ -63,6 +63,8 @@ def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
             stats[_kind(game, m)] += 1
             if m.count > 1 and not t.piles[m.dst]:
                 stats["run into a space"] += 1
+            if m.src >= 0 and game.roles[m.src] == FOUNDATION and not t.piles[m.dst]:
+                stats["back into a space"] += 1
         if not legal or t.is_won():
             stats["won" if t.is_won() else "lost"] += 1
             stats["pack out"] += not t.piles[game.stock]
@@ -104,6 +106,12 @@ def test_kernel_matches_the_engine_on_random_walks(rulings: dict[str, str]) -> N
     else:
         assert not stats["square-run"]
     assert bool(stats["run into a space"]) == (rulings == MODERN)  # whole runs into spaces: both rulings
+    # cards come back from the foundations only under take-back=allowed (and into a space only with any-card)
+    if readings["take-back"] == "allowed":
+        assert stats["foundation->tableau"] and stats["played foundation->tableau"], stats
+        assert bool(stats["back into a space"]) == (readings["space-fill"] == "any-card"), stats
+    else:
+        assert not stats["foundation->tableau"]
     # every walk plays the pack out; some end with no move left (others wander about the end game: a
     # card can go back and forth between the two copies of the card it marries, for ever)
     assert stats["pack out"] == WALKS and stats["lost"] + stats["won"] >= 1, stats
@@ -152,8 +160,9 @@ def test_options_and_vars_encode_the_instance() -> None:
     game = create(GAME, rulings={"marriage-suit": "any-suit", "talon-to-square": "forbidden"})
     spec = ns.SEARCH["fast_core"]
     opts = spec.options(game)
-    assert opts[:6] == [0, 0, 0, 0, game.options["talon"], 12]
-    assert opts[6:] == list(game.options["packets"])
+    assert opts[:7] == [0, 0, 0, 0, 0, game.options["talon"], 12]
+    assert opts[7:] == list(game.options["packets"])
+    assert spec.options(create(GAME, rulings={"take-back": "allowed"}))[4] == 1
     t = game.new_table(game.deck_from_seed(1))
     assert spec.vars(t) == b"" and spec.vars_back(b"") == {}
     t.vars["something"] = 1

@@ -214,6 +214,55 @@ def test_talon_to_square_reading_decides_whether_the_talon_marries_onto_the_squa
     assert cited(t, mv(forbidden, src="talon", dst="p2")) is None  # a space still takes it (rule II)
 
 
+@clause("ns-8")
+def test_take_back_reading_lets_a_foundation_card_but_not_its_ace_come_back_to_the_square(ns):
+    back = create("napoleons-square", rulings={"take-back": "allowed"})
+    spots = {"p1": ["8S"], "p2": ["KD"], "p3": ["4S"]}
+    found = {"f1": run("AS", 7), "f2": ["AH"]}
+    t = table_with(back, spots, foundations=found)
+    assert cited(t, mv(back, src="f1", dst="p1")) is None  # 7S marries onto 8S
+    assert cited(t, mv(back, src="f1", dst="p2")) == "ns-11"  # not onto the KD
+    assert cited(t, mv(back, src="f1", dst="p4")) == "ns-4"  # a space takes the talon or the pack only
+    assert cited(t, mv(back, src="f2", dst="p4")) == "ns-8"  # the ace is the foundation itself
+    assert cited(t, mv(back, src="f1", dst="p1", count=2)) == "ns-1"  # one card at a time
+    t.apply(mv(back, src="f1", dst="p1"))
+    assert top_codes(t, "p1") == ["8S", "7S"] and len(t.piles[back.layout.index("f1")]) == 6
+    any_card = create("napoleons-square", rulings={"take-back": "allowed", "space-fill": "any-card"})
+    assert cited(table_with(any_card, spots, foundations=found), mv(any_card, src="f1", dst="p4")) is None
+    t = table_with(ns, spots, foundations=found)  # the default: the foundations keep their cards
+    assert cited(t, mv(ns, src="f1", dst="p1")) == "ns-8"
+    assert "amb-ns-no-return" in t.violation(mv(ns, src="f1", dst="p1"))[1]
+
+
+def _lost_unless_a_jack_comes_back(game):
+    """The hearts' 10 lies on the 9 in p1, over the one jack out of the foundations; the other jack tops f3."""
+    full = {"f1": run("AS", 13), "f2": run("AS", 13), "f5": run("AD", 13), "f6": run("AD", 13),
+            "f7": run("AC", 13), "f8": run("AC", 13), "f3": run("AH", 11), "f4": run("AH", 8)}
+    return table_with(game, {"p1": ["JH", "9H", "TH"], "p2": ["QH"], "p3": ["QH"], "p4": ["KH"], "p5": ["KH"]},
+                      foundations=full, stock=[])
+
+
+@clause("ns-8")
+def test_the_search_wins_with_a_card_taken_back_and_proves_the_loss_without_it():
+    """Only a jack of hearts brought back from f3 onto a queen can take the 10 off the 9: the proof of loss
+    sees the loss under the default and must not claim it under take-back=allowed; the search, with its
+    safe moves and symmetries, finds the win, as the plain search does."""
+    from replay.solver.search import UNWINNABLE, WON, Budget, Profile, solve
+
+    never = create("napoleons-square")
+    lost = solve(never, _lost_unless_a_jack_comes_back(never), budget=Budget(nodes=10_000))
+    assert lost.status == UNWINNABLE and lost.nodes == 0 and "in p1 can never reach" in lost.proof
+    back = create("napoleons-square", rulings={"take-back": "allowed"})
+    for profile in (None, Profile()):
+        t = _lost_unless_a_jack_comes_back(back)
+        r = solve(back, t, budget=Budget(nodes=10_000), profile=profile)
+        assert r.status == WON and r.proof is None
+        assert any(back.roles[m.src] == "foundation" and back.roles[m.dst] == "tableau" for m in r.line)
+        for m in r.line:
+            t.apply(m)
+        assert t.is_won()
+
+
 # ----------------------------------------------------------------------------- the pack
 
 

@@ -296,7 +296,7 @@ def test_until_still_refuses_a_malformed_move_after_n():
 
 def test_reading_sets_vary_each_ruling_or_combine_them_all():
     sets, mode = reading_sets("napoleons-square", [], {})
-    assert mode == "every combination" and len(sets) == 16 and len({json.dumps(s, sort_keys=True) for s in sets}) == 16
+    assert mode == "every combination" and len(sets) == 32 and len({json.dumps(s, sort_keys=True) for s in sets}) == 32
     sets, mode = reading_sets("printex-frame", ["cztery-katy"], {"frame": "square-20"})
     assert mode == "each ruling alone"
     assert sets[0]["frame"] == "square-20"

@@ -10,6 +10,8 @@ contradicted by a win.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from replay import fastcore
@@ -24,12 +26,14 @@ from replay.solver.stats import Form, game_of
 from replay.solver.table import forms, relative_forms, ruling_forms
 
 #: Napoleon's Square under the modern readings (PySolFC's rules: its relative's plays_as)
-NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
+NAPOLEON_MODERN = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card"),
+                                                ("take-back", "allowed")))
 
 LIB = fastcore.library()
 needs_core = pytest.mark.skipif(LIB is None, reason="the fast core is not built")
 
 NMCS = Params("nmcs", level=2)
+BEAM = Params("nmcs", level=2, width=2)
 NRPA = Params("nrpa", level=2, iterations=4)
 
 
@@ -63,8 +67,8 @@ def _pair(form: Form, seed: int, params: Params, nodes: int) -> tuple[Result, Re
 @needs_core
 @pytest.mark.parametrize("form", FORMS, ids=lambda f: f.label)
 def test_the_c_search_is_the_python_search(form: Form) -> None:
-    """Every form of the statistics, both methods: the same line, positions and best position."""
-    for params in (NMCS, NRPA):
+    """Every form of the statistics, both methods and NMCS's beam: the same line, positions and best position."""
+    for params in (NMCS, BEAM, NRPA):
         c, py = _pair(form, 3, params, 1200)
         assert (c.core, py.core) == ("c", "python")
         _same(c, py)
@@ -77,7 +81,9 @@ def test_the_searches_agree_on_more_deals_and_budgets(label: str) -> None:
     form = next(f for f in FORMS if f.label == label)
     statuses = set()
     for seed, nodes, params in ((1, 4000, NMCS), (2, 2500, Params("nmcs", level=1)), (4, 3000, NRPA),
-                                (5, 2000, Params("nmcs", level=3, max_len=60))):
+                                (5, 2000, Params("nmcs", level=3, max_len=60)), (6, 3000, BEAM),
+                                (7, 15000, Params("nmcs", level=2, width=2, max_len=30)),
+                                (8, 15000, Params("nmcs", level=3, width=1, max_len=20))):
         c, py = _pair(form, seed, params, nodes)
         _same(c, py)
         statuses.add(c.status)
@@ -86,15 +92,16 @@ def test_the_searches_agree_on_more_deals_and_budgets(label: str) -> None:
 
 @needs_core
 def test_the_comparison_can_fail() -> None:
-    """Another seed, another chance of a foundation move in the rollouts, or a kernel told another
-    reading: the lines differ, and the comparison says so."""
+    """Another seed, another chance of a foundation move in the rollouts, another beam, or a kernel told
+    another reading: the lines differ, and the comparison says so."""
     form = Form("napoleons-square")
     game = game_of(form)
     deck = game.deck_from_seed(3)
     c = play(game, deck=deck, method="nmcs", params=NMCS, budget=Budget(nodes=1500), seed=3)
     for other in (play(game, deck=deck, method="nmcs", params=NMCS, budget=Budget(nodes=1500), seed=4, fast=False),
                   play(game, deck=deck, method="nmcs", params=Params("nmcs", p_found=0.8), budget=Budget(nodes=1500),
-                       seed=3, fast=False)):
+                       seed=3, fast=False),
+                  play(game, deck=deck, method="nmcs", params=BEAM, budget=Budget(nodes=1500), seed=3, fast=False)):
         with pytest.raises(AssertionError):
             _same(c, other)
     spec = fastcore.declared(game)
@@ -257,6 +264,65 @@ def test_a_search_without_any_budget_is_refused() -> None:
         play(game, deck=game.deck_from_seed(1), method="greedy")
     with pytest.raises(ValueError):
         Params("nmcs", level=0)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("max_len", 2**30), ("max_len", 2**31 - 1), ("max_len", 0), ("max_len", N.MAX_LINE + 1), ("level", 9),
+    ("width", -1), ("width", N.MAX_WIDTH + 1),
+    ("iterations", 2**32 + 5), ("iterations", 0), ("p_found", 1.5), ("p_found", float("nan")), 
+    ("bias", 1e6), ("bias", float("inf")), ("bias", float("-inf")), ("alpha", float("nan")), ("alpha", -1.0),
+    ("alpha", 1e300), ("level", 2.0), ("max_len", True), ("bias", "3")])
+def test_every_number_of_the_parameters_is_bounded_where_it_enters(field: str, value: object) -> None:
+    """Issue 32: a max_len of 2**30 made nested.c loop for ever (sizing its table of positions), a bias or an
+    alpha beyond what exp() holds made the Python search raise OverflowError where C answered.  Params
+    refuses each in one line naming the parameter and its range."""
+    low, high = N.BOUNDS[field]
+    with pytest.raises(ValueError, match=rf"^Params {field} must be a (whole )?number from {low} to {high}, not ") as e:
+        Params(**{field: value})  # type: ignore[arg-type]
+    assert "\n" not in str(e.value)
+    Params(**{field: low}), Params(**{field: high})  # type: ignore[arg-type]  # the ends are allowed
+
+
+@needs_core
+@pytest.mark.parametrize("field, value", [("max_len", 2**31 - 1), ("max_len", N.MAX_LINE + 1), ("bias", 1e6),
+                                          ("alpha", float("nan")), ("iterations", 0), ("level", 0),
+                                          ("width", N.MAX_WIDTH + 1)])
+def test_the_c_search_refuses_what_params_refuses(field: str, value: object) -> None:
+    """nested.c bounds the parameters again (a caller of the library may skip Params): the search refuses them
+    (None: the caller would search in Python) where it answered before (a stop for memory at max_len
+    2**31 - 1, an answer of infinite weights at bias 1e6)."""
+    from replay.fastcore import nested as fn
+
+    game = game_of(Form("exiles"))
+    spec = fastcore.spec_of(game)
+    t = game.new_table(game.deck_from_seed(1))
+    profile = profile_for(game)
+    state = fastcore.encode_table(t, spec)
+    cap = fastcore.encode_profile(game, profile.same_tableau, profile.same_foundations, profile.rounds_cap,
+                                  profile.safe is not None, False)
+    good = dict(method="nrpa", level=1, iterations=3, max_len=200, width=0, p_found=0, bias=3.0, alpha=1.0, seed=1)
+    assert fn.search(game, spec, state, cap, fn.encode_params(**good), 500, None) is not None
+    assert fn.search(game, spec, state, cap, fn.encode_params(**{**good, field: value}), 500, None) is None
+
+
+@needs_core
+def test_nrpa_weights_stay_finite_and_the_searches_equal_at_the_ends_of_the_ranges() -> None:
+    """A policy weight beyond what exp() holds is clamped (both searches), so the Python search never raises
+    OverflowError and a sum of weights is never 0 or infinite; at the largest bias and alpha the C and the
+    Python search still give one line."""
+    game = game_of(Form("napoleons-square"))
+    t = game.new_table(game.deck_from_seed(1))
+    s = N._PythonNested(game, t, profile_for(game), NRPA, 10, 0, None)
+    while len(s.candidates(t)[0]) < 2:
+        t.push(s.candidates(t)[0][0])
+    moves, _ = s.candidates(t)
+    pol = {s.code_of(t, moves[0]): 1000.0, s.code_of(t, moves[-1]): -1000.0}
+    w = s.weights(pol, t, moves)
+    assert w[0] == math.exp(N.MAX_EXP) and w[-1] == math.exp(-N.MAX_EXP) > 0
+    for params in (Params("nrpa", level=2, iterations=4, bias=N.MAX_WEIGHT, alpha=N.MAX_WEIGHT),
+                   Params("nrpa", level=1, iterations=50, bias=-N.MAX_WEIGHT, alpha=N.MAX_WEIGHT)):
+        c, py = _pair(Form("napoleons-square"), 1, params, 2500)
+        _same(c, py)
 
 
 @needs_core

@@ -25,7 +25,7 @@ def test_commands_that_rewrite_committed_files_are_for_maintainers_only():
                      "make_examples.py", "replay.cli.docs"):
         assert rewrites not in users, rewrites
         assert rewrites in maintainers, rewrites
-    assert "about 25 minutes on two cores" in maintainers  # what the statistics table costs, said where it is run
+    assert "hours on two cores (resumable)" in maintainers  # what the statistics table costs, said where it is run
 
 
 def test_the_users_section_walks_through_a_game_of_ones_own():

@@ -110,11 +110,13 @@ def test_the_committed_tables_differing_readings_all_appear_in_the_register(site
 def test_a_relatives_plays_as_and_its_measured_rate_are_on_the_game_page(site: SiteData) -> None:
     data = synthetic_table()
     data["relatives"] = [{"game": "napoleons-square", "variants": [],
-                          "rulings": {"sequence-moves": "whole-sequence", "space-fill": "any-card"},
-                          "label": "napoleons-square sequence-moves=whole-sequence space-fill=any-card",
+                          "rulings": {"sequence-moves": "whole-sequence", "space-fill": "any-card",
+                                      "take-back": "allowed"},
+                          "label": "napoleons-square sequence-moves=whole-sequence space-fill=any-card take-back=allowed",
                           "title": "PySolFC's modern rules", "relative": "PySolFC", "beyond": [], "deals": 10,
                           "solver": {"won": 6, "unwinnable": 1, "unknown": 3}}]
     page = game_page(_with_stats(site, data), "napoleons-square")
-    assert ("*Played as PySolFC's modern rules:* `sequence-moves = whole-sequence`, `space-fill = any-card`. "
+    assert ("*Played as PySolFC's modern rules:* `sequence-moves = whole-sequence`, `space-fill = any-card`, "
+            "`take-back = allowed`. "
             "Measured ([statistics](../stats.md#relatives)): won 6 of 10 deals, proved lost 1") in page
     assert "*Not played as PySolFC's Carre Napoleon:*" in page

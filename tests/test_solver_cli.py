@@ -119,7 +119,7 @@ def test_stats_one_form(tmp_path):
 def test_stats_in_parallel_gives_the_same_results_as_one_worker():
     from replay.solver.stats import Form, run as run_jobs
 
-    jobs = [(Form("exiles"), s) for s in range(7, 11)]
+    jobs = [(Form("exiles"), s) for s in range(7, 15)]  # two batches of four: two workers
     one = run_jobs(jobs, 300, None, workers=1, greedy=False)
     two = run_jobs(jobs, 300, None, workers=2, greedy=False)
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one]
@@ -152,6 +152,16 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
     assert "--scheduler tcp://127.0.0.1:1" in r.stderr
 
 
+def table(tmp_path, name: str = "j", **kw):  # type: ignore[no-untyped-def]
+    """A small table run (in this process) and its data file."""
+    from replay.solver import ladder as LD
+
+    c = dict(seed=WON_SEED, deals=3, ruling_deals=2, ladder=(100, 300), ruling_ceiling=100, top=None, top_deals=0,
+             method="portfolio", greedy=False, steady_cards=0.0, games=())
+    c.update(kw.pop("config", {}))
+    return T.run_table(LD.Config(**c), tmp_path / f"{name}.journal", workers=1, progress=False, **kw)
+
+
 def test_the_table_and_its_page(tmp_path, monkeypatch):
     from replay.solver.stats import Form
 
@@ -160,18 +170,21 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
         (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
     modern = Form("napoleons-square", (), (("sequence-moves", "whole-sequence"), ("space-fill", "any-card")))
     monkeypatch.setattr(T, "relative_forms", lambda: [T.RelativeForm(modern, "PySolFC", "PySolFC's modern rules")])
-    data = T.run_table(deals=3, ruling_deals=2, seed=WON_SEED, nodes=300, seconds=None, workers=1,
-                       greedy=False, command="replay stats --table (test)", progress=False, convergence_deals=2)
+    data = table(tmp_path, command="replay stats --table (test)")
     path = tmp_path / "results.json"
     T.save(data, path)
+    assert data["format"] == "replay-stats/2" and data["complete"]
     assert [r["label"] for r in data["forms"]] == ["exiles", "napoleons-square"]
-    assert data["rulings"][0]["paired_solver"]["deals"] == 2
+    assert data["rulings"][0]["paired_solver"]["deals"] == 2 and data["rulings"][0]["budget"]["nodes"] == 100
     assert [(x["label"], x["title"], x["against"], x["paired_solver"]["deals"]) for x in data["relatives"]] == [
-        (modern.label, "PySolFC's modern rules", "napoleons-square", 2)]
-    c = data["forms"][0]["convergence"]
-    assert (c["nodes"], c["deals"], c["seeds"], data["convergence_deals"]) == (600, 2, [WON_SEED, WON_SEED + 1], 2)
-    assert c["base_won"] == data["forms"][0]["solver"]["results"][:2].count("W") and len(c["results"]) == 2
-    assert c["climbing"] == (abs(c["won"] - c["base_won"]) / 2 > 0.01)
+        (modern.label, "PySolFC's modern rules", "napoleons-square", 3)]  # a relative: as many deals as a form
+    ex = data["forms"][0]
+    c = ex["curve"]
+    assert [p["budget"] for p in c] == [100, 300][:len(c)] and c[0]["deals"] == 3
+    # a deal settled at the first budget is not played at the second; the curve never loses a deal won
+    assert c[0]["played"] == 3 and (len(c) == 1 or c[1]["played"] == c[0]["unknown"])
+    assert all(b["won"] >= a["won"] and b["unwinnable"] >= a["unwinnable"] for a, b in zip(c, c[1:]))
+    assert len(ex["settled"]) == 3 and ex["settled"].count(".") == ex["solver"]["unknown"]
     assert data["rulings"][0]["paired_home_solver"]["deals"] == 2 and "mean_home" in data["rulings"][0]["solver"]
     page = tmp_path / "stats.md"
     r = run("stats", "--page", str(path), "--out", str(page))
@@ -182,7 +195,8 @@ def test_the_table_and_its_page(tmp_path, monkeypatch):
     assert "under PySolFC's modern rules" in text and "Under PySolFC's modern rules" in text
     assert text.index("* **Exiles.**") < text.index("## In short") < text.index("## How this page is made") \
         < text.index("replay stats --table (test)")
-    assert "At twice the budget" in text and ("still climbing" in text or "(steady)" in text)
+    assert "## How the figures move with the budget" in text and "<!-- replay:stats-curves -->" in text
+    assert "Budget reached" in text and "100, then 300 positions" in text
     assert data["forms"][1]["reductions"] and "safe moves" in text and "Cards home" in text
     if data["forms"][1]["solver"]["won"] == 0:  # Napoleon's Square at 300 nodes: none won, so how far it got
         assert "Napoleon's Square, base: the solver's best position holds" in text
@@ -195,12 +209,12 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     monkeypatch.setattr(T, "forms", lambda: [Form("exiles"), Form("napoleons-square")])
     monkeypatch.setattr(T, "ruling_forms", lambda: [
         (Form("exiles", (), (("redeals", "two"),)), Form("exiles"), "redeals", "two", "one")])
-    kw = dict(deals=2, ruling_deals=1, seed=7, nodes=50, seconds=None, workers=1, greedy=False, progress=False)
+    kw = dict(deals=2, ruling_deals=1, seed=7, ladder=(50,), ruling_ceiling=50)
     monkeypatch.setattr(T, "relative_forms", lambda: [
         T.RelativeForm(Form("napoleons-square", (), (("space-fill", "any-card"),)), "PySolFC", "modern rules"),
         T.RelativeForm(Form("exiles", (), (("chain-king", "ends-chain"),)), "Leoni's Own", "Leoni's Own")])
-    full = T.run_table(command="first", **kw)
-    part = T.run_table(command="again", games=["exiles"], **kw)
+    full = table(tmp_path, "full", command="first", config=kw)
+    part = table(tmp_path, "part", command="again", config={**kw, "games": ("exiles",)})
     assert [r["game"] for r in part["forms"]] == ["exiles"] and [r["game"] for r in part["relatives"]] == ["exiles"]
     merged = T.merge(full, part)
     assert [r["label"] for r in merged["forms"]] == [r["label"] for r in full["forms"]]
@@ -213,7 +227,7 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
         T.merge(full, full)
     # a reading that is no longer measured (it became the default) leaves the merged table
     monkeypatch.setattr(T, "ruling_forms", lambda: [])
-    again = T.merge(full, T.run_table(command="after", games=["exiles"], **kw))
+    again = T.merge(full, table(tmp_path, "after", command="after", config={**kw, "games": ("exiles",)}))
     assert full["rulings"] and not [r for r in again["rulings"] if r["game"] == "exiles"]
 
 
@@ -229,8 +243,7 @@ def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
     monkeypatch.setattr(T, "forms", lambda: [Form("napoleons-square")])
     monkeypatch.setattr(T, "ruling_forms", lambda: [])
     monkeypatch.setattr(T, "relative_forms", lambda: [])
-    data = T.run_table(deals=1, ruling_deals=1, seed=1, nodes=30, seconds=None, workers=1, greedy=False,
-                       command="t", progress=False)
+    data = table(tmp_path, command="t", config=dict(seed=1, deals=1, ruling_deals=1, ladder=(30,), ruling_ceiling=30))
     path = tmp_path / "results.json"
     T.save(data, path)
     r = run("stats", "--page", str(path), "--also", str(row))
@@ -239,20 +252,6 @@ def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     one_line_error(run("stats", "--page", str(path), "--also", str(bad)), 1)  # read, and rejected
-
-
-def test_the_page_compares_two_budgets(tmp_path, monkeypatch):
-    from replay.solver.stats import Form
-
-    monkeypatch.setattr(T, "forms", lambda: [Form("exiles")])
-    monkeypatch.setattr(T, "ruling_forms", lambda: [])
-    monkeypatch.setattr(T, "relative_forms", lambda: [])
-    kw = dict(deals=2, ruling_deals=1, seed=WON_SEED, seconds=None, workers=1, greedy=False, progress=False)
-    small, big = T.run_table(nodes=10, command="small", **kw), T.run_table(nodes=2000, command="big", **kw)
-    text = T.render_page(big, [], small)
-    assert "## How the budget matters" in text and "| Exiles | base | 0.0% / 0.0% / 100.0% | 50.0%" in text
-    with pytest.raises(ValueError):
-        T.render_page(big, [], {**small, "seed": 99})
 
 
 def test_solve_reads_a_log_as_validate_does(tmp_path):
@@ -270,9 +269,16 @@ def test_stats_refuses_options_that_do_nothing_in_its_mode(tmp_path):
                        (("--table", "--out", str(tmp_path / "t.json"), "--format", "json"),
                         "--format does nothing with --table"),
                        (("exiles", "--also", "x.json"), "--also does nothing with GAME"),
-                       (("exiles", "--convergence-deals", "5"), "--convergence-deals does nothing with GAME"),
-                       (("--table", "--out", str(tmp_path / "t.json"), "--convergence-deals", "-1"),
-                        "--convergence-deals must be 0 (none) or more")):
+                       (("exiles", "--ladder", "10,100"), "--ladder does nothing with GAME"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--nodes", "5"), "--nodes does nothing with --table"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--ladder", "100,10"),
+                        "must be positive and rising"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--ladder", "a,b"), "give budgets in positions"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--ladder", "10,100", "--ruling-ceiling", "50"),
+                        "must be a budget of the ladder"),
+                       (("--table", "--out", str(tmp_path / "t.json"), "--top", "100000000"),
+                        "needs a number of deals"),
+                       (("exiles", "-j", "1000"), "worker processes a core")):
         r = run("stats", *args)
         one_line_error(r, 2)
         assert says in r.stderr

@@ -43,6 +43,23 @@ def _command(*parts: object, **options: object) -> str:
     return " ".join(words)
 
 
+def _write_data(data: dict, out: Path | None, inputs: list[Path], force: bool, updating: bool) -> None:
+    """The table's data file to ``out`` (atomically), or to standard output (``out`` None: ``-o -``)."""
+    from replay.fsio import WriteRefused
+    from replay.solver import table as T
+
+    if out is None:  # -o -
+        import json
+
+        typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+        return
+    try:
+        T.save(data, out, inputs=inputs, force=force, update=updating)
+    except WriteRefused as e:
+        fail(e.message)
+    typer.echo(f"wrote {out}", err=True)
+
+
 def _solve_interruptibly(game: Game, table: Table, budget: Budget, method: str) -> Result:
     """The search of ``method`` (``replay.solver.nested.play``) with its progress on stderr (when a terminal)
     and Ctrl-C ending it with its best so far."""
@@ -219,21 +236,42 @@ def register(app: typer.Typer) -> None:
                                          help="A ruling's reading (repeatable)."),
         deals: int = typer.Option(100, "--deals", "-n", metavar="N",
                                   help="Deals to play (the table: per game and variant)."),
-        ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
-        convergence_deals: int = typer.Option(
-            200, "--convergence-deals", metavar="N",
-            help="(--table) The first N deals of each form played again at twice the budget (0: none)."),
+        ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N",
+                                         help="(--table) Deals per ruling reading and per relative's rules."),
         seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="First seed; deals are SEED, SEED+1, …"),
         workers: Optional[int] = typer.Option(None, "--jobs", "-j", "--workers", metavar="N",
-                                              help="Worker processes of the local cluster (default: every core)."),
+                                              help="Worker processes of the local cluster (default: every core; "
+                                                   "never more than the batches of work)."),
         scheduler: Optional[str] = typer.Option(
             None, "--scheduler", metavar="ADDRESS",
             help="Run on this dask.distributed scheduler (e.g. tcp://host:8786) instead of a local cluster."),
         nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
-                                            help="Solver budget per deal: positions (0: none; default 100,000 "
-                                                 "unless --seconds is given)."),
+                                            help="GAME: solver budget per deal, positions (0: none; default "
+                                                 "100,000 unless --seconds is given)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", metavar="SECONDS",
-                                                help="Solver budget per deal: seconds (alone, the only budget)."),
+                                                help="GAME: solver budget per deal, seconds (alone, the only "
+                                                     "budget)."),
+        ladder: Optional[str] = typer.Option(
+            None, "--ladder", metavar="N,N,…",
+            help="(--table) The budgets a deal climbs, in positions, until it is won or proved lost "
+                 "[default: 100000,1000000,10000000]."),
+        ruling_ceiling: Optional[int] = typer.Option(
+            None, "--ruling-ceiling", metavar="N",
+            help="(--table) The highest budget of the ladder the ruling readings climb to [default: 1000000]."),
+        top: Optional[int] = typer.Option(None, "--top", metavar="N",
+                                          help="(--table) A last budget past the ladder, played on the first "
+                                               "--top-deals deals of each form still open."),
+        top_deals: int = typer.Option(0, "--top-deals", metavar="N", help="(--table) Deals a form plays at --top."),
+        steady: float = typer.Option(1.0, "--steady", metavar="CARDS",
+                                     help="(--table) A row stops climbing when a budget settles none of its open "
+                                          "deals and raises their mean cards home by less than this (0: never)."),
+        journal: Optional[Path] = typer.Option(
+            None, "--journal", metavar="FILE",
+            help="(--table) The run's per-deal results, appended as they come; a run started again with the "
+                 "same journal resumes it [default: the --out file with .journal]."),
+        assemble: Optional[Path] = typer.Option(
+            None, "--assemble", metavar="JOURNAL",
+            help="Write the table's data file (--out) from a journal as it stands, a run half done included."),
         method: Method = typer.Option(Method.portfolio, "--method", help=METHOD_HELP),
         no_greedy: bool = typer.Option(False, "--no-greedy", help="Do not play the greedy player."),
         fmt: Format = typer.Option(Format.text, "--format",
@@ -243,16 +281,13 @@ def register(app: typer.Typer) -> None:
         table: bool = typer.Option(False, "--table", help="Run the whole results table (every form and ruling)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                            help="Write to FILE: with GAME the figures as JSON (a row for --also); "
-                                                "with --table the data file; with --page the Markdown page (-: "
-                                                "standard output, instead of the text)."),
+                                                "with --table or --assemble the data file; with --page the "
+                                                "Markdown page (-: standard output, instead of the text)."),
         page: Optional[Path] = typer.Option(None, "--page", metavar="FILE",
                                             help="Render the results page from this data file."),
         also: List[Path] = typer.Option([], "--also", metavar="FILE",
                                         help="(--page) A row written by replay stats GAME --out FILE, to show "
                                              "beside the table (repeatable)."),
-        compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE",
-                                               help="(--page) Another run of the table, with another budget, "
-                                                    "to compare with."),
         only: List[str] = typer.Option([], "--only", metavar="GAME", help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
                                                   help="(--table --only) Replace those rows in this data file."),
@@ -261,8 +296,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Win rates of the solver and a greedy player over seeded deals, with 95% intervals.
 
-        With GAME it measures one form; with --table every game, variant and ruling reading,
-        written to the data file; with --page it turns a data file into the statistics page.
+        With GAME it measures one form; with --table every game, variant and ruling reading, each
+        deal's budget climbing the ladder until the deal is won or proved lost, written to the data
+        file (resumable: its journal keeps every result); with --page it turns a data file into the
+        statistics page.
 
         Exit codes: 0 done; 1 a file given is rejected; 2 usage or I/O error (an unknown game,
         variant or ruling too).
@@ -271,19 +308,13 @@ def register(app: typer.Typer) -> None:
 
         if deals < 1 or ruling_deals < 1:
             fail("--deals and --ruling-deals must be at least 1")
-        if convergence_deals < 0:
-            fail("--convergence-deals must be 0 (none) or more")
         if seed < 0:
             fail("--seed must be a non-negative integer")
         if workers is not None and workers < 1:
             fail("--workers must be at least 1")
-        budget = budget_of(nodes, seconds, STATS_NODES)
-        if budget.nodes is None and budget.seconds is None:
-            fail("a budget is needed: --nodes or --seconds")
-        given_nodes, nodes, seconds = nodes is not None, budget.nodes, budget.seconds
-        modes = sum([game is not None, table, page is not None])
+        modes = sum([game is not None, table, page is not None, assemble is not None])
         if modes != 1:
-            fail("give one of: GAME, --table, --page FILE")
+            fail("give one of: GAME, --table, --page FILE, --assemble JOURNAL")
         from replay.cli.common import to_stdout
 
         stdout = to_stdout(out) or to_stdout(json_out)  # -o -: what FILE would hold goes to standard output
@@ -291,25 +322,32 @@ def register(app: typer.Typer) -> None:
             out = json_out = None
         # options that would do nothing in the mode chosen are refused, not ignored
         given = {"--variant": bool(variant), "--ruling": bool(ruling), "--deals": deals != 100,
-                 "--ruling-deals": ruling_deals != 200, "--convergence-deals": convergence_deals != 200,
-                 "--seed": seed != 1, "--jobs": workers is not None,
-                 "--scheduler": scheduler is not None, "--nodes": given_nodes, "--seconds": seconds is not None,
+                 "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
+                 "--scheduler": scheduler is not None, "--nodes": nodes is not None, "--seconds": seconds is not None,
+                 "--ladder": ladder is not None, "--ruling-ceiling": ruling_ceiling is not None,
+                 "--top": top is not None, "--top-deals": top_deals != 0, "--steady": steady != 1.0,
+                 "--journal": journal is not None,
                  "--method": method is not Method.portfolio,
                  "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
-                 "--also": bool(also), "--compare": compare is not None, "--only": bool(only),
-                 "--merge-into": merge_into is not None}
-        mode, allowed = (("--page", {"--also", "--compare"}) if page is not None else
-                         ("--table", {"--deals", "--ruling-deals", "--convergence-deals", "--seed", "--jobs",
-                                      "--scheduler", "--nodes", "--seconds", "--method", "--no-greedy", "--only",
-                                      "--merge-into"}) if table else
+                 "--also": bool(also), "--only": bool(only), "--merge-into": merge_into is not None}
+        mode, allowed = (("--page", {"--also"}) if page is not None else
+                         ("--assemble", set()) if assemble is not None else
+                         ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--ladder",
+                                      "--ruling-ceiling", "--top", "--top-deals", "--steady", "--journal",
+                                      "--method", "--no-greedy", "--only", "--merge-into"}) if table else
                          ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
                                    "--seconds", "--method", "--no-greedy", "--format", "--json"}))
         idle = [name for name, on in given.items() if on and name not in allowed]
         if idle:
             fail(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} nothing with {mode}")
+        if game is not None:
+            budget = budget_of(nodes, seconds, STATS_NODES)
+            if budget.nodes is None and budget.seconds is None:
+                fail("a budget is needed: --nodes or --seconds")
+            nodes, seconds = budget.nodes, budget.seconds
         from replay.fsio import WriteRefused, check_target, write_text
 
-        inputs = [p for p in [page, compare, merge_into, *also] if p is not None]
+        inputs = [p for p in [page, merge_into, assemble, journal, *also] if p is not None]
         # the data file named by --merge-into is the one --table --only means to update
         updating = table and out is not None and merge_into is not None and out.resolve() == merge_into.resolve()
         try:  # before the work: a bad output path costs nothing
@@ -319,21 +357,27 @@ def register(app: typer.Typer) -> None:
                                  make_parents=False)
         except WriteRefused as e:
             fail(e.message)
-        if seed + deals - 1 > 2**64 - 1:
+        if seed + max(deals, ruling_deals) - 1 > 2**64 - 1:
             fail("--seed: the seeds SEED … SEED+DEALS-1 must be below 2^64 (the shuffle's state has 64 bits)")
-        if page is None and (scheduler is not None or (workers or _cpus()) > 1):
+        if page is None and assemble is None and (scheduler is not None or (workers or _cpus()) > 1):
             from replay.solver.stats import dask_missing
 
             hint = dask_missing()  # the `stats` extra: asked before the work, as the output path is
             if hint:
                 fail(hint)
+        if workers is not None and scheduler is None:
+            from replay.solver.stats import worker_count
+
+            try:
+                worker_count(workers, workers)
+            except ValueError as e:
+                fail(str(e))
         if page is not None:
             from replay.solver import table as T
 
             try:
                 text = T.render_page(T.load(page), [T.load_row(p) for p in also],
-                                     T.load(compare) if compare is not None else None,
-                                     _command(page=page, compare=compare, also=list(also), out=out))
+                                     _command(page=page, also=list(also), out=out))
             except OSError as e:
                 fail(f"cannot read {e.filename or page}: {(e.strerror or str(e)).lower()}")
             except (ValueError, KeyError) as e:  # the file is read, and rejected: 1, as the help says
@@ -347,37 +391,65 @@ def register(app: typer.Typer) -> None:
                     fail(e.message)
                 typer.echo(f"wrote {out}", err=True)
             return
-        if table:
+        if assemble is not None or table:
+            from replay.solver import ladder as LD
             from replay.solver import table as T
 
             if out is None and not stdout:
-                fail("--table needs --out FILE (the data file; -: standard output)")
+                fail(f"{mode} needs --out FILE (the data file; -: standard output)")
+        if assemble is not None:
+            try:
+                data = T.assemble(LD.Journal.read(assemble))
+            except LD.JournalError as e:
+                fail(str(e), 1)
+            _write_data(data, out, inputs, force, False)
+            return
+        if table:
             if merge_into is not None and not only:
                 fail("--merge-into needs --only GAME")
+            if out is None and journal is None:
+                fail("--table -o - needs --journal FILE (the run's per-deal results)")
             from replay.games.catalog import MODULES
 
             for g in only:
                 if g not in MODULES:
                     fail(f"unknown game {g!r} (known: {', '.join(MODULES)})", 2)
             try:
+                steps = tuple(int(x.replace("_", "")) for x in (ladder or "").split(",") if x.strip()) \
+                    if ladder is not None else LD.LADDER
+            except ValueError:
+                fail(f"--ladder {ladder!r}: give budgets in positions, separated by commas (100000,1000000)")
+            config = LD.Config(seed=seed, deals=deals, ruling_deals=ruling_deals, ladder=steps,
+                               ruling_ceiling=ruling_ceiling if ruling_ceiling is not None else
+                               max([b for b in steps if b <= LD.RULING_CEILING], default=steps[0]),
+                               top=top, top_deals=top_deals, method=method.value, greedy=not no_greedy,
+                               steady_cards=steady, games=tuple(sorted(set(only))))
+            problem = LD.check_config(config)
+            if problem:
+                fail(f"--table: {problem}")
+            jpath = journal if journal is not None else out.with_name(out.name + ".journal")  # type: ignore[union-attr]
+            try:
+                check_target(jpath, inputs=[p for p in inputs if p != journal], update=True, make_parents=False)
+            except WriteRefused as e:
+                fail(e.message)
+            try:
                 full = T.load(merge_into) if merge_into is not None else None
             except (OSError, ValueError) as e:
                 fail(f"cannot read {merge_into}: {e}")
+            command = _command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed, ladder=",".join(map(str, steps)),
+                               ruling_ceiling=config.ruling_ceiling, top=top, top_deals=top_deals or None,
+                               steady=steady if steady != 1.0 else None, method=method.value, workers=workers,
+                               scheduler=scheduler, no_greedy=no_greedy, only=list(only), merge_into=merge_into,
+                               journal=jpath, out=out)
             try:
                 note_missing_fast_core()
-                data = T.run_table(deals=deals, ruling_deals=ruling_deals, seed=seed, nodes=nodes,
-                                   seconds=seconds, workers=workers, greedy=not no_greedy, method=method.value,
-                                   convergence_deals=convergence_deals,
-                                   command=_command("--table", deals=deals, ruling_deals=ruling_deals,
-                                                    convergence_deals=convergence_deals, seed=seed,
-                                                    nodes=nodes, seconds=seconds, method=method.value,
-                                                    workers=workers,
-                                                    scheduler=scheduler, no_greedy=no_greedy, only=list(only),
-                                                    merge_into=merge_into,
-                                                    out=out),
-                                   progress=True, games=list(only) or None, scheduler=scheduler)
+                data = T.run_table(config, jpath, workers=workers, scheduler=scheduler, command=command)
+            except LD.JournalError as e:
+                fail(str(e), 1)
             except ReplayError as e:
                 fail(e.one_line(), 1)
+            except ValueError as e:
+                fail(str(e))
             except OSError as e:
                 fail(f"--scheduler {scheduler or repr(scheduler)}: {e}" if scheduler is not None
                       else f"cannot run the local cluster: {e}")
@@ -386,16 +458,7 @@ def register(app: typer.Typer) -> None:
                     data = T.merge(full, data)
                 except (KeyError, ValueError) as e:
                     fail(f"cannot merge into {merge_into}: {e}")
-            if out is None:  # -o -
-                import json
-
-                typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
-                return
-            try:
-                T.save(data, out, inputs=[] if updating else inputs, force=force, update=updating)
-            except WriteRefused as e:
-                fail(e.message)
-            typer.echo(f"wrote {out}", err=True)
+            _write_data(data, out, [] if updating else inputs, force, updating)
             return
 
         from replay.games.catalog import create

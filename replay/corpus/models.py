@@ -44,6 +44,20 @@ class Evidence(Strict):
     says: str = Field(description="What the source says or shows, in a sentence or two.")
 
 
+class Measured(Strict):
+    """A measured figure an entry's argument rests on, as a committed statistics file holds it (the tests hold
+    the two equal: tests/test_register_figures.py); the register's prose quotes no figure of its own."""
+
+    form: str = Field(description="The form, as the statistics label it ('printex-frame deal-timing=when-stuck').")
+    data: str = Field(description="The committed data file that holds it, under data/stats/ (a table or a row).")
+    budget: int = Field(gt=0, description="Positions per deal at which the figure stands.")
+    deals: int = Field(gt=0, description="Deals measured.")
+    won: int = Field(ge=0, description="Deals won.")
+    unwinnable: int = Field(ge=0, description="Deals proved lost.")
+    mean_home: float | None = Field(None, description="Mean cards home (of 104) in the best position reached.")
+    says: str = Field(description="What the figure shows for the argument, in words.")
+
+
 class Statement(Strict):
     claim: str
     evidence: list[Evidence] = Field(min_length=1)
@@ -232,6 +246,7 @@ class Ambiguity(Strict):
     default: Slug = Field(description="ID of the reading the engine takes by default.")
     reasons: str = Field(description="Why the default: the argument.")
     evidence: list[Evidence] = Field(default_factory=list)
+    measured: list[Measured] = Field(default_factory=list, description="Measured figures the argument rests on.")
     status: AmbiguityStatus = Field(
         description="ruling: a switch selects the reading; resolved: the evidence leaves one reading; "
         "no-play-difference: the readings play the same."

@@ -174,6 +174,7 @@ typedef struct {
     int level;           /* the top level (1 or more) */
     int iterations;      /* NRPA: runs of the level below per level */
     int max_len;         /* the longest line from the root, in moves */
+    int width;           /* NMCS: the children a level >= 2 searches by the level below (0: every one) */
     uint32_t p_found;    /* NMCS rollouts: the chance, in 2^-32, of playing a foundation move when one exists */
     double bias;         /* NRPA: the prior weight of a foundation move */
     double alpha;        /* NRPA: the step of adaptation */

@@ -37,6 +37,13 @@ enum { STOP_NODES = 1, STOP_MEMORY = 3 };
 #define POL_SLOTS (1 << 14)
 #define POL_MAX (POL_SLOTS / 2)
 #define MAX_LEVEL 8
+/* the bounds of the parameters (replay.solver.nested.BOUNDS holds the same) */
+#define MAX_LINE 100000
+#define MAX_ITERATIONS 1000000
+#define MAX_WEIGHT 100.0
+/* NRPA's weights are exp(x) for x clamped to [-MAX_EXP, MAX_EXP]: a sum of FC_MAXMOVES of them stays finite
+ * and above zero */
+#define MAX_EXP 700.0
 
 
 static size_t state_bytes(const fc_state *s) { return offsetof(fc_state, vars) + s->vlen; }
@@ -302,14 +309,30 @@ out:
     return best;
 }
 
+/* keep the line *sub (from the child reached by m, at depth played + 1 of level l's line) as level l's best
+ * when its score beats *best */
+static void better(search *c, int l, int played, const fc_move *m, const fc_move *sub, int got, int score,
+                   int *best) {
+    if (score <= *best) return;
+    *best = score;
+    fc_move *q = c->seq[l];
+    q[played] = *m;
+    memcpy(q + played + 1, sub, sizeof(fc_move) * (size_t)got);
+    c->seqlen[l] = played + 1 + got;
+}
+
 /* NMCS at level l >= 1 from *s (entered, at the present depth): every candidate (a safe move alone when
  * it can be entered) finished by level l - 1, then the next move of the best line found so far played;
- * until that line ends.  Its best line is c->seq[l] (from s); returns the most cards home along it (s's
- * own at least).  Leaves the line as it found it.  s may be c->cur[l] (the level above's child). */
+ * until that line ends.  With a width w > 0, a level l >= 2 first finishes every candidate by one
+ * rollout, and only the w whose rollouts brought the most cards home (ties: the earlier candidate) by
+ * level l - 1: a beam over the children.  Its best line is c->seq[l] (from s); returns the most cards
+ * home along it (s's own at least).  Leaves the line as it found it.  s may be c->cur[l] (the level
+ * above's child). */
 static int nmcs(search *c, int l, const fc_state *s) {
-    int start = c->depth, best = -1, played = 0;
+    int start = c->depth, best = -1, played = 0, width = c->p->width;
     fc_state *cur = c->cur[l], *child = c->cur[l - 1];
     fc_move *mv = c->moves[l];
+    int rank[FC_MAXMOVES], score0[FC_MAXMOVES];
     c->seqlen[l] = 0;
     if (cur != s) copy_state(cur, s);
     while (!c->stop) {
@@ -317,21 +340,27 @@ static int nmcs(search *c, int l, const fc_state *s) {
         int here = c->depth;
         /* one move to weigh and the best line goes on with it: nothing to choose, follow the line */
         int forced = (n == 1 || safe >= 0) && c->seqlen[l] > played;
-        for (int j = 0; j < n && !c->stop && !forced; j++) {
-            int i = safe < 0 ? j : j == 0 ? safe : j <= safe ? j - 1 : j;  /* a safe move first */
+        int beam = l >= 2 && width > 0 && safe < 0 && !forced, m = 0;
+        for (int j = 0; beam && j < n && !c->stop; j++) {  /* the beam: a rollout for every candidate */
+            int r = step(c, cur, &mv[j], child);
+            if (r < 0) break;
+            if (r == 0) continue;
+            int score = rollout(c, child);
+            back_to(c, here);
+            better(c, l, played, &mv[j], c->seq[0], c->seqlen[0], score, &best);
+            int k = m++;
+            for (; k > 0 && score0[k - 1] < score; k--) { rank[k] = rank[k - 1]; score0[k] = score0[k - 1]; }
+            rank[k] = j; score0[k] = score;
+        }
+        int tries = beam ? (m < width ? m : width) : n;
+        for (int j = 0; j < tries && !c->stop && !forced; j++) {
+            int i = beam ? rank[j] : safe < 0 ? j : j == 0 ? safe : j <= safe ? j - 1 : j;  /* a safe move first */
             int r = step(c, cur, &mv[i], child);
             if (r < 0) break;
             if (r == 0) continue;
             int score = l == 1 ? rollout(c, child) : nmcs(c, l - 1, child);
-            int got = c->seqlen[l - 1];
             back_to(c, here);
-            if (score > best) {
-                best = score;
-                fc_move *q = c->seq[l];
-                q[played] = mv[i];
-                memcpy(q + played + 1, c->seq[l - 1], sizeof(fc_move) * (size_t)got);
-                c->seqlen[l] = played + 1 + got;
-            }
+            better(c, l, played, &mv[i], c->seq[l - 1], c->seqlen[l - 1], score, &best);
             if (i == safe) break;  /* a safe move entered: its child alone */
         }
         if (c->stop || c->seqlen[l] <= played) break;
@@ -353,10 +382,13 @@ static uint32_t code_of(const fc_state *s, const fc_move *m) {
            ((uint32_t)card << 17);
 }
 
-/* the weights of the candidates of s under q: exp(weight + bias of a foundation move) */
+/* the weights of the candidates of s under q: exp(weight + bias of a foundation move), the exponent clamped
+ * to [-MAX_EXP, MAX_EXP] */
 static void weights(search *c, const policy *q, const fc_state *s, const fc_move *mv, int n, double *w) {
-    for (int i = 0; i < n; i++)
-        w[i] = exp(pol_get(q, code_of(s, &mv[i])) + (is_found(c->g, &mv[i]) ? c->p->bias : 0.0));
+    for (int i = 0; i < n; i++) {
+        double x = pol_get(q, code_of(s, &mv[i])) + (is_found(c->g, &mv[i]) ? c->p->bias : 0.0);
+        w[i] = exp(x > MAX_EXP ? MAX_EXP : x < -MAX_EXP ? -MAX_EXP : x);
+    }
 }
 
 /* NRPA's rollout from the root under q: a safe move first, else a move drawn by the policy's softmax
@@ -468,6 +500,14 @@ static size_t nested_bytes(const fc_nested_params *p) {
     return lines + keys + pols + (size_t)(MAX_LEVEL + 4) * sizeof(fc_state) + sizeof(search);
 }
 
+/* whether every parameter lies in its range (replay.solver.nested.BOUNDS); NaN lies in none */
+static int params_ok(const fc_nested_params *p) {
+    return (p->method == M_NMCS || p->method == M_NRPA) && p->level >= 1 && p->level <= MAX_LEVEL &&
+           p->width >= 0 && p->width <= FC_MAXMOVES &&
+           p->iterations >= 1 && p->iterations <= MAX_ITERATIONS && p->max_len >= 1 && p->max_len <= MAX_LINE &&
+           p->bias >= -MAX_WEIGHT && p->bias <= MAX_WEIGHT && p->alpha >= 0.0 && p->alpha <= MAX_WEIGHT;
+}
+
 /* fc_nested_search: a nested search over kernel k (NULL: error) (p->method) from root, until it wins, spends max_positions (< 0: no limit),
  * or the tick callback (asked every TICK_EVERY positions) asks it to stop.  max_bytes >= 0: stop at once
  * (stopped_by memory) when the search would need more.  res: status won or unknown, positions (= nodes)
@@ -477,8 +517,7 @@ int fc_nested_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr,
                      const fc_nested_params *p, int64_t max_positions, int64_t max_bytes, fc_tick tick,
                      fc_result *res) {
     memset(res, 0, sizeof(*res));
-    if (!k || (pr->use_safe && !k->safe) || p->level < 1 || p->level > MAX_LEVEL || p->max_len < 1 ||
-        (p->method == M_NRPA && p->iterations < 1) || (p->method != M_NMCS && p->method != M_NRPA)) {
+    if (!k || (pr->use_safe && !k->safe) || !params_ok(p)) {
         res->error = 1;
         return -1;
     }

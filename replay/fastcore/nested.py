@@ -21,14 +21,15 @@ class FcNestedParams(ctypes.Structure):
     """nested.c's ``fc_nested_params``."""
 
     _fields_ = [("method", ctypes.c_int), ("level", ctypes.c_int), ("iterations", ctypes.c_int),
-                ("max_len", ctypes.c_int), ("p_found", ctypes.c_uint32), ("bias", ctypes.c_double),
-                ("alpha", ctypes.c_double), ("seed", ctypes.c_uint64)]
+                ("max_len", ctypes.c_int), ("width", ctypes.c_int), ("p_found", ctypes.c_uint32),
+                ("bias", ctypes.c_double), ("alpha", ctypes.c_double), ("seed", ctypes.c_uint64)]
 
 
-def encode_params(method: str, level: int, iterations: int, max_len: int, p_found: int, bias: float, alpha: float,
-                  seed: int) -> FcNestedParams:
+def encode_params(method: str, level: int, iterations: int, max_len: int, width: int, p_found: int, bias: float,
+                  alpha: float, seed: int) -> FcNestedParams:
     """The parameters as nested.c reads them (``p_found`` in units of 2**-32, ``seed`` taken modulo 2**64)."""
-    return FcNestedParams(METHOD_CODE[method], level, iterations, max_len, p_found, bias, alpha, seed % 2**64)
+    return FcNestedParams(METHOD_CODE[method], level, iterations, max_len, width, p_found, bias, alpha,
+                          seed % 2**64)
 
 
 def search(game: Game, spec: FastCore, root: FcState, profile: FcProfile, params: FcNestedParams,

@@ -29,6 +29,7 @@ RULINGS = {
     "sequence-moves": ("single-card", "whole-sequence"),
     "space-fill": ("talon-or-pack", "any-card"),
     "talon-to-square": ("allowed", "forbidden"),
+    "take-back": ("never", "allowed"),
 }
 PACKET = 4
 
@@ -149,7 +150,8 @@ def a_space_takes_one_card_from_talon_or_pack(t: Table, m: Move) -> str | None:
         return "a space takes one card"
     if t.game.roles[m.src] in (WASTE, STOCK) or t.game.options["space_any"]:
         return None
-    return "a space in the square is filled from the talon or the pack, not from the square"
+    return (f"a space in the square is filled from the talon or the pack, not from "
+            f"{'a foundation' if t.game.roles[m.src] == FOUNDATION else 'the square'}")
 
 
 @rule("ns-4", per_target=True)
@@ -165,6 +167,16 @@ def talon_cards_marry_onto_the_square(t: Table, m: Move) -> str | None:
     """(ruling talon-to-square) Whether the talon's top card may be married onto a packet of the square."""
     if t.piles[m.dst] and not t.game.options["talon_marries"]:
         return "under this ruling only the square's own cards are married"
+    return None
+
+
+@rule("ns-8", per_source=True)
+def a_card_built_on_an_ace_may_come_back(t: Table, m: Move) -> str | None:
+    """(ruling take-back) Under ``allowed``, the top card of a foundation may come back to the square, one
+    card at a time, onto a card it marries or (under space-fill=any-card) into a space; the ace stays, for
+    the aces are the foundations themselves (ns-8: "Тузы служатъ основными картами")."""
+    if len(t.piles[m.src]) == 1:
+        return f"the ace of {t.name(m.src)} is the foundation itself; only the cards built on it come back"
     return None
 
 
@@ -204,6 +216,7 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         "sequences": readings["sequence-moves"] == "whole-sequence",
         "space_any": readings["space-fill"] == "any-card",
         "talon_marries": readings["talon-to-square"] == "allowed",
+        "take_back": readings["take-back"] == "allowed",
         "dealt": dealt_so_far,
     }
     # one Move object per square move (moves are immutable): a married run is at most 13 cards
@@ -224,8 +237,12 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
     book.allow("move", STOCK, TABLEAU,
                [the_square_is_dealt_first, only_top_cards_are_available, the_pack_only_fills_spaces,
                 a_space_takes_one_card_from_talon_or_pack])
+    if options["take_back"]:
+        book.allow("move", FOUNDATION, TABLEAU,
+                   [the_square_is_dealt_first, only_top_cards_are_available, a_card_built_on_an_ace_may_come_back,
+                    a_space_takes_one_card_from_talon_or_pack, marriages_descend_on_the_square])
     book.refuse_others("move", "ns-1")
-    # the foundations ascend to the kings, and keep them
+    # the foundations ascend to the kings, and keep them (unless take-back=allowed, and then only to the square)
     book.refuse_others("move", "ns-8", src_role=FOUNDATION, register="amb-ns-no-return")
     book.refuse_others("deal", "ns-7")
     return Setup(layout=layout, book=book, max_passes=1, options=options)
@@ -243,6 +260,12 @@ def a_card_nothing_can_marry_onto_is_safe_to_play(t: Table, m: Move) -> bool:
     talon card it uncovers is only gained, and the other foundation of its suit already holds
     its rank or stands at the same card (the foundations are interchangeable).  So any winning
     line from here can be rewritten to play X now.  Aces are always safe.
+
+    Under take-back=allowed a card one lower could come back from a foundation onto X; but then
+    every card it marries with is on the foundations too (every copy of the lower ranks in the
+    marrying suits lies beneath those copies), so such returns only ever cover a card or a space of
+    the square, take no card but one another and free nothing: a winning line without them exists,
+    and the argument above stands.
     """
     roles = t.game.roles
     if m.dst < 0 or roles[m.dst] != FOUNDATION or roles[m.src] not in (TABLEAU, WASTE):
@@ -281,7 +304,8 @@ SEARCH = {
 def _instances(t: Table) -> tuple[list[tuple[int, int, int]], int]:
     """Every card not on a foundation as ``(card, place, height)``: place is the packet's index, or -1 for
     the talon, or -2 for the pack; height counts from the bottom of the packet or talon (the pack: 0).
-    Also the number of packets that are empty now."""
+    Under take-back=allowed the cards on the foundations too, at place ``FOUNDATION_PLACE - f`` for
+    foundation ``f``.  Also the number of packets that are empty now."""
     g = t.game
     out: list[tuple[int, int, int]] = []
     spaces = 0
@@ -292,7 +316,14 @@ def _instances(t: Table) -> tuple[list[tuple[int, int, int]], int]:
         out.extend((card, p, h) for h, card in enumerate(pile))
     out.extend((card, -1, h) for h, card in enumerate(t.piles[g.options["talon"]]))
     out.extend((card, -2, 0) for card in t.piles[g.stock])
+    if g.options["take_back"]:
+        for f in g.foundations:
+            out.extend((card, FOUNDATION_PLACE - f, h) for h, card in enumerate(t.piles[f]))
     return out, spaces
+
+
+#: the place of :func:`_instances` that stands for foundation 0 (foundation ``f`` is this less ``f``)
+FOUNDATION_PLACE = -3
 
 
 def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
@@ -318,6 +349,11 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
       ``space-fill=any-card``); or, under ``sequence-moves=whole-sequence``, carried away on a married
       run led by a card beneath it (the run's leader is then married or put in a space).
     * A space ever exists when a packet is empty now, or when every card of some packet leaves.
+    * Under ``take-back=allowed`` a card on a foundation is an instance too: ``home`` while ``exposed``
+      (the top of its foundation, so the card one above may be played onto it), which it is when every
+      card now above it there has come back; and it comes back (``on_square`` and ``leaves``), unless an
+      ace, onto a card on the square or, under ``space-fill=any-card``, into a space.  Only the cards
+      not on a foundation must reach one.
 
     Every fact true in a real game is derived by these rules from facts that were true before it, so
     the least solution (computed by iterating from "nothing" until nothing changes) contains every
@@ -371,6 +407,8 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
         if place >= 0:
             packets_of.setdefault(place, []).append(i)
 
+    kept = [place > FOUNDATION_PLACE for _, place, _ in inst]  # not on a foundation now
+
     exposed = [False] * n
     home = [False] * n
     on_square = [False] * n
@@ -388,6 +426,13 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
                         i, inst, below, marries, targets, on_square, space and space_any):
                     leaves[i] = changed = True
                 continue
+            if not kept[i]:  # a card of a foundation (take-back=allowed)
+                if not home[i]:
+                    home[i] = changed = True
+                if not on_square[i] and C.rank_of(card) and (space and space_any or any(
+                        on_square[j] for j in targets[i])):
+                    on_square[i] = leaves[i] = changed = True
+                continue
             if not home[i] and (pred_on_foundation[i] or any(home[j] for j in preds[i] if j != i)):
                 home[i] = changed = True
             if not on_square[i] and (place >= 0 or space or (
@@ -404,7 +449,7 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
         if not space and any(all(leaves[j] for j in members) for members in packets_of.values()):
             space = changed = True
     for i, (card, place, _) in enumerate(inst):
-        if not home[i]:
+        if kept[i] and not home[i]:
             where = {-1: "the talon", -2: "the pack"}.get(place) or t.name(place)
             return f"{C.code(card)} in {where} can never reach a foundation"
     return None
@@ -435,12 +480,12 @@ SEARCH["dead_ends_at_nodes"] = False
 
 
 def _fast_options(g: Game) -> list[int]:
-    """The options as replay/fastcore/games/napoleons_square.c reads them: the four rulings, the talon,
+    """The options as replay/fastcore/games/napoleons_square.c reads them: the five rulings, the talon,
     then the packets in dealing order (the order of _square_moves and of the deal)."""
     o = g.options
     packets = list(o["packets"])
     return [int(o["in_suit"]), int(o["sequences"]), int(o["space_any"]), int(o["talon_marries"]),
-            o["talon"], len(packets), *packets]
+            int(o["take_back"]), o["talon"], len(packets), *packets]
 
 
 def _fast_vars(t: Table) -> bytes | None:

@@ -200,7 +200,17 @@ def holdings(d: SiteData) -> str:
     return "\n".join(rows) + "\n" + total
 
 
-PLACEHOLDERS = {"<!-- replay:holdings -->": holdings}
+def stats_curves(d: SiteData) -> str:
+    """The statistics page's figure, drawn at build from the data file (:mod:`replay.solver.figure`)."""
+    from replay.solver.figure import curves_svg
+
+    svg = curves_svg(d.stats) if d.stats else ""
+    if not svg:
+        return "*(The figure is drawn from `data/stats/results.json`, which this build does not have.)*"
+    return '<div class="rs-figure">' + svg.replace("\n", "") + "</div>"
+
+
+PLACEHOLDERS = {"<!-- replay:holdings -->": holdings, "<!-- replay:stats-curves -->": stats_curves}
 
 #: the browser Play pages' index (replay.site.play; linked only where it exists)
 PLAY_PAGE = play.INDEX

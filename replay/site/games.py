@@ -319,6 +319,13 @@ def ambiguity_body(d: SiteData, a: Ambiguity, link: Linker) -> str:
             cite = f" ({link.prose(e.cite)})" if e.cite else ""
             lines.append(f"- {esc(e.source)}{cite}: {link.prose(e.says)}")
         lines.append("")
+    if a.measured:
+        lines += ["**Measured** (the figures the argument rests on, from the committed statistics)", ""]
+        for m in a.measured:
+            home = f", {m.mean_home:.1f} cards home on average" if m.mean_home is not None else ""
+            lines.append(f"- `{m.form}`, {m.budget:,} positions a deal ({esc(m.data)}): {m.won} of {m.deals:,} "
+                         f"deals won, {m.unwinnable} proved lost{home}. {link.prose(m.says)}")
+        lines.append("")
     status = STATUS_TEXT.get(a.status, a.status)
     if a.ruling:
         scope = f", in the variant(s) {', '.join(f'`{v}`' for v in a.variants)}" if a.variants else ""

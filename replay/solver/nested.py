@@ -6,7 +6,9 @@
 * ``nmcs``: nested Monte-Carlo search (T. Cazenave, "Nested Monte-Carlo Search", IJCAI 2009): at each
   step of a level-L search every move is tried and finished by a level L-1 search (level 0: one
   rollout, which plays a foundation move with chance ``p_found`` when there is one, else any move);
-  the best line found so far is kept and its next move played;
+  the best line found so far is kept and its next move played.  With a ``width`` (a beam; none by
+  default), a level of 2 or more first finishes every move by one rollout and searches only the
+  ``width`` best by the level below;
 * ``nrpa``: nested rollout policy adaptation (C. D. Rosin, IJCAI 2011): rollouts from the root follow
   a policy (a weight per move, a softmax), which each level adapts toward its best line; a foundation
   move has a prior weight ``bias``;
@@ -52,21 +54,41 @@ POLICY_MAX = 8192
 #: the most levels a nested search may have
 MAX_LEVEL = 8
 
+#: the range of every number of :class:`Params` (nested.c's params_ok holds the same): a line of more
+#: than MAX_LINE moves, NRPA's weights beyond what exp() and their sums can hold, counts beyond C's int
+#: are refused where they enter
+MAX_LINE = 100_000
+MAX_ITERATIONS = 1_000_000
+MAX_WIDTH = 1024
+MAX_WEIGHT = 100.0
+#: NRPA's weights are exp(x), x clamped to [-MAX_EXP, MAX_EXP] (nested.c's): their sums stay finite, above 0
+MAX_EXP = 700.0
+BOUNDS: dict[str, tuple[Any, Any]] = {
+    "level": (1, MAX_LEVEL), "iterations": (1, MAX_ITERATIONS), "max_len": (1, MAX_LINE), "width": (0, MAX_WIDTH),
+    "p_found": (0.0, 1.0), "bias": (-MAX_WEIGHT, MAX_WEIGHT), "alpha": (0.0, MAX_WEIGHT),
+}
+
 
 @dataclass(frozen=True)
 class Params:
     """A nested search's parameters (the fast core's ``fc_nested_params``).
 
     ``method``: ``nmcs`` or ``nrpa``.  ``level``: the top level (1 or more).  ``iterations``: NRPA's runs
-    of the level below per level.  ``max_len``: the longest line from the root, in moves.  ``p_found``:
-    NMCS's rollouts play a foundation move with this chance when one exists.  ``bias``: NRPA's prior
-    weight of a foundation move.  ``alpha``: NRPA's step of adaptation.
+    of the level below per level.  ``max_len``: the longest line from the root, in moves.  ``width``:
+    NMCS's beam, 0 for none: at each step of a level 2 or more every candidate is first finished by one
+    rollout, and only the ``width`` best of them by the level below.  ``p_found``: NMCS's rollouts play
+    a foundation move with this chance when one exists.  ``bias``: NRPA's prior weight of a foundation
+    move.  ``alpha``: NRPA's step of adaptation.
+
+    Every number is bounded here (:data:`BOUNDS`), as nested.c bounds it again: a value outside its range
+    is refused with a ``ValueError`` naming the parameter and the range.
     """
 
     method: str = "nmcs"
     level: int = 2
     iterations: int = 30
     max_len: int = 1000
+    width: int = 0
     p_found: float = 0.97
     bias: float = 3.0
     alpha: float = 1.0
@@ -74,10 +96,13 @@ class Params:
     def __post_init__(self) -> None:
         if self.method not in ("nmcs", "nrpa"):
             raise ValueError(f"a nested search is nmcs or nrpa, not {self.method!r}")
-        if not 1 <= self.level <= MAX_LEVEL or self.max_len < 1 or self.iterations < 1:
-            raise ValueError(f"level 1-{MAX_LEVEL}, max_len and iterations at least 1: {self}")
-        if not 0.0 <= self.p_found <= 1.0:
-            raise ValueError(f"p_found is a chance: {self.p_found}")
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(self, name)
+            integral = isinstance(low, int)
+            if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)) \
+                    or not low <= value <= high:  # NaN is refused too: it compares false
+                kind = "a whole number" if integral else "a number"
+                raise ValueError(f"Params {name} must be {kind} from {low} to {high}, not {value!r}")
 
     @property
     def p_found_units(self) -> int:
@@ -91,8 +116,11 @@ PARAMS = {"nmcs": Params("nmcs"), "nrpa": Params("nrpa")}
 Found = tuple[str, "str | None", int, int, list[Move], list[Move]]
 
 #: the portfolio's depth-first search takes this share of a position budget, at least PORTFOLIO_DFS_MIN
-#: positions (all of a smaller budget) and at most PORTFOLIO_DFS_NODES
-PORTFOLIO_DFS_SHARE = 0.02
+#: positions (all of a smaller budget); PORTFOLIO_DFS_NODES when the search has no position budget, only a
+#: stop request.  A tenth, not capped: at the statistics table's larger budgets (10^7 positions and more) the
+#: depth-first search proves losses and finds wins the nested search does not, at less CPU a position
+#: (benchmarks/README.md, "The portfolio's share"); at 200,000 positions and less it is 20,000 positions, as before.
+PORTFOLIO_DFS_SHARE = 0.1
 PORTFOLIO_DFS_MIN = 20_000
 PORTFOLIO_DFS_NODES = 100_000
 
@@ -172,8 +200,8 @@ def _fast_nested(game: Game, root: Table, profile: Profile, params: Params, max_
         return None
     cap = fastcore.encode_profile(game, profile.same_tableau, profile.same_foundations, profile.rounds_cap,
                                   profile.safe is not None, False)
-    p = fn.encode_params(params.method, params.level, params.iterations, params.max_len, params.p_found_units,
-                         params.bias, params.alpha, seed)
+    p = fn.encode_params(params.method, params.level, params.iterations, params.max_len, params.width,
+                         params.p_found_units, params.bias, params.alpha, seed)
     f = fn.search(game, spec, state, cap, p, max_positions, tick)
     if f is None:
         return None
@@ -320,12 +348,26 @@ class _PythonNested:
         best, seq = -1, list[Move]()
         played = 0
         cur = s
+        width = self.p.width
         while True:
             mv, safe = self.candidates(cur)
             n = len(mv)
             here = len(self.line)
             forced = (n == 1 or safe >= 0) and len(seq) > played
             order = range(n) if safe < 0 else [safe, *(j for j in range(n) if j != safe)]
+            if level >= 2 and width > 0 and safe < 0 and not forced:  # the beam: a rollout for every candidate
+                ranked: list[tuple[int, int]] = []
+                for i in order:
+                    child = self.step(cur, mv[i])
+                    if child is None:
+                        continue
+                    score, sub = self.rollout(child)
+                    self.back_to(here)
+                    if score > best:
+                        best, seq = score, seq[:played] + [mv[i]] + sub
+                    ranked.append((score, i))
+                ranked.sort(key=lambda x: -x[0])  # stable: ties keep the earlier candidate
+                order = [i for _, i in ranked[:width]]
             for i in ([] if forced else order):
                 child = self.step(cur, mv[i])
                 if child is None:
@@ -358,7 +400,8 @@ class _PythonNested:
 
     def weights(self, pol: dict[int, float], t: Table, mv: list[Move]) -> list[float]:
         bias = self.p.bias
-        return [math.exp(pol.get(self.code_of(t, m), 0.0) + (bias if self.is_found(m) else 0.0)) for m in mv]
+        xs = (pol.get(self.code_of(t, m), 0.0) + (bias if self.is_found(m) else 0.0) for m in mv)
+        return [math.exp(min(MAX_EXP, max(-MAX_EXP, x))) for x in xs]
 
     def playout(self, pol: dict[int, float]) -> tuple[int, list[Move]]:
         t = self.root
@@ -465,7 +508,7 @@ def _portfolio(game: Game, table: Table, budget: Budget, seed: int, progress: Pr
     rest.  A proof of loss from the depth-first search is the answer: no win can contradict it."""
     start = time.perf_counter()
     share = None if budget.nodes is None else \
-        min(budget.nodes, PORTFOLIO_DFS_NODES, max(PORTFOLIO_DFS_MIN, int(budget.nodes * PORTFOLIO_DFS_SHARE)))
+        min(budget.nodes, max(PORTFOLIO_DFS_MIN, int(budget.nodes * PORTFOLIO_DFS_SHARE)))
     if share is None and budget.seconds is None:
         share = PORTFOLIO_DFS_NODES
     dfs_budget = Budget(nodes=share, seconds=None if budget.seconds is None else budget.seconds * PORTFOLIO_DFS_SHARE)

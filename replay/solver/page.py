@@ -1,4 +1,4 @@
-"""docs/stats.md, written from a ``replay-stats/1`` data file (never by hand).
+"""docs/stats.md, written from a ``replay-stats/2`` data file (never by hand).
 
 Self-contained Markdown: tables, and the text that reads them (which rulings change the
 win rate and by how much; Napoleon's Square against the printed "9 in 10").
@@ -16,8 +16,8 @@ STATS_PAGE = "stats.md"
 RULINGS_ANCHOR = "rulings"
 RELATIVES_ANCHOR = "relatives"
 
-#: a form whose won share moves by more than this at twice the budget is "still climbing"
-CLIMBING = 0.01
+#: the anchor of the section with the curves against the budget
+BUDGETS_ANCHOR = "budgets"
 
 GAME_TITLES = {
     "printex-frame": "Printex frame (text 000)",
@@ -114,15 +114,21 @@ def _verdict(p: dict[str, Any]) -> str:
 PAGE_COMMAND = "replay stats --page data/stats/results.json --out docs/stats.md"
 
 
-def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
-           compare: dict[str, Any] | None = None, command: str = PAGE_COMMAND) -> str:
+def ladder_text(budget: dict[str, Any]) -> str:
+    """The table's budgets in words: the ladder, the rulings' ceiling and the top rung."""
+    ladder = budget["ladder"]
+    steps = ", then ".join(f"{b:,}" for b in ladder)
+    out = f"{steps} positions"
+    if budget.get("ruling_ceiling") and budget["ruling_ceiling"] < ladder[-1]:
+        out += f" (the ruling readings' rows up to {budget['ruling_ceiling']:,})"
+    if budget.get("top") and budget.get("top_deals"):
+        out += f", and {budget['top']:,} on the first {budget['top_deals']:,} deals of each form still open"
+    return out
+
+
+def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, command: str = PAGE_COMMAND) -> str:
     budget = data["budget"]
-    nodes = budget.get("nodes")
-    secs = budget.get("seconds")
-    budget_text = " and ".join(
-        ([f"{nodes:,} nodes (positions expanded)"] if nodes else []) + ([f"{secs:g} s"] if secs else []))
     forms = data["forms"]
-    rulings = data["rulings"]
     extras = extras or []
     L: list[str] = []
     w = L.append
@@ -136,51 +142,55 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
     w("")
     method = budget.get("method")
     w(f"* **Deals.** Seeds {data['seed']}, {data['seed'] + 1}, … through `game.deck_from_seed(seed)` (a "
-      f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant, "
-      f"{data['ruling_deals']:,} for each ruling reading and each relative's rules. A ruling reading is played on "
-      "the same seeds as its default, so the difference is paired.")
+      f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant and for "
+      f"each relative's rules, {data['ruling_deals']:,} for each ruling reading. A ruling reading and a relative's "
+      "rules are played on the same seeds as the default, so the difference is paired.")
     w(f"* **Solver.** " + (f"The search `{method}`" if method else "A depth-first search") + " on the engine's own "
-      f"legal-move list, stopped after {budget_text} per deal. It reports *won* (with the winning line, replayed "
-      "through the engine), *unwinnable* (the search was exhaustive: nothing was cut by the budget, and only "
-      "provably sound reductions were used) or *unknown* (the budget ran out). The deals won are therefore a "
-      "lower bound, and the deals won or unknown an upper bound, of the deals that can be won. A node budget makes "
-      "every figure reproducible on any machine. Every game is searched by the solver's fast core (the search in "
-      "C, held by the tests to the Python search's results).")
+      "legal-move list. It reports *won* (with the winning line, replayed through the engine), *unwinnable* "
+      "(proved lost: the search was exhaustive, nothing was cut by the budget and only provably sound "
+      "reductions were used, or a proof of loss settled it) or *unknown* (the budget ran out). The deals won are "
+      "therefore a lower bound, and the deals won or unknown an upper bound, of the deals that can be won. "
+      "Every game is searched by the solver's fast core (the search in C, held by the tests to the Python "
+      "search's results).")
+    w(f"* **Budgets that follow the search.** Each deal is played at {ladder_text(budget)} per deal: a deal "
+      "neither won nor proved lost is played again from the start at the next budget, until it settles or "
+      "the last budget is reached, so easy deals cost little and the search goes where it is needed. "
+      + (f"A row whose deals a budget settles none of, and brings on average fewer than "
+         f"{budget['steady_cards']:g} more cards home, stops climbing (*steady*). " if budget.get("steady_cards")
+         else "")
+      + "A position budget makes every figure reproducible on any machine.")
     w("* **Greedy player.** A deterministic baseline: it plays a card to a foundation when it can, makes the "
       "moves the rules impose (fill, tuck), then a move that empties a pile, takes a card off the talon or "
       "frees a card for a foundation, and otherwise deals (then gathers); it never repeats a position.")
     w("* **Intervals.** Rates carry 95% Wilson score intervals. *The true rate lies in* adds the sampling error "
       "to what the budget leaves open: from the lower 95% Wilson bound of the deals *won* to the upper 95% Wilson "
       "bound of the deals *won or unknown*. Differences between a reading and the default are paired (same "
-      "deals) and carry Newcombe's hybrid score interval for paired proportions (Newcombe 1998, method 10). A "
-      "difference is *shown* when its interval excludes zero.")
-    conv = [r for r in forms if r.get("convergence")]
-    if conv:
-        c0 = conv[0]["convergence"]
-        w(f"* **Convergence.** The first {c0['deals']:,} deals of each form are played again at twice the budget "
-          f"({_budget_text(c0)}). A form whose won share on those deals moves by more than "
-          f"{100 * CLIMBING:.0f} point is *still climbing*: more search would win more of its deals.")
+      "deals, at the same budget) and carry Newcombe's hybrid score interval for paired proportions (Newcombe "
+      "1998, method 10). A difference is *shown* when its interval excludes zero.")
     w("")
     w("## Every game and variant (default readings)")
     w("")
-    w("| Game | Form | Deals | Won | True rate lies in | " + ("At twice the budget | " if conv else "")
-      + "Cards home of 104 |")
-    w("|---|---|--:|--:|--:|" + ("--:|" if conv else "") + "--:|")
+    w("| Game | Form | Deals | Won | Proved lost | True rate lies in | Budget reached | Cards home of 104 |")
+    w("|---|---|--:|--:|--:|--:|--:|--:|")
     for r in forms:
         s = r["solver"]
         w(f"| {GAME_TITLES.get(r['game'], r['game'])} | {_form_name(r)} | {r['deals']:,} | {_pct(s['win_rate'])} | "
-          f"{_rate_range(s, r['deals'])} | " + (f"{_convergence_cell(r)} | " if conv else "")
+          f"{_pct(s['unwinnable_share'])} | {_rate_range(s, r['deals'])} | {_reached(r)} | "
           + (f"{s['mean_home']:.1f} |" if "mean_home" in s else "– |"))
     w("")
-    w("*Won*: the share of the deals the solver won. *Cards home*: the mean number of cards on the foundations "
-      "(the eight bases included where the game lays them out first) in the best position the solver's search "
-      "reached.")
+    w("*Won*: the share of the deals the solver won. *Budget reached*: the largest budget per deal every open "
+      "deal of the row was played at, and how the row ended: *settled* (every deal won or proved lost), *steady* "
+      "(the last budget changed nothing) or *still climbing* (more search would settle more). *Cards home*: the "
+      "mean number of cards on the foundations (the eight bases included where the game lays them out first) in "
+      "the best position the solver's search reached.")
+    w("")
+    w(_curves(data))
     w("")
     w('??? note "Details: proven unwinnable, unknown, the greedy player, moves and time"')
     w("")
     w("    | Game | Form | Deals | Solver won (95% CI) | Proven unwinnable | Unknown | "
       "Greedy won (95% CI) | Mean moves, solver wins / greedy | Cards home of 104, solver best / greedy | "
-      "Solver s/deal |")
+      "Solver CPU s/deal |")
     w("    |---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in forms:
         s, g = r["solver"], r.get("greedy")
@@ -189,7 +199,7 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           f"{_pct(s['unknown_share'])} | "
           + (f"{_pct(g['win_rate'])} ({_ci(g['win_ci'])}) | " if g else "– | ")
           + f"{_moves(s['mean_moves_won'])} / {_moves(g['mean_moves']) if g else '–'} | {_home(s, g)} | "
-            f"{s['seconds'] / max(r['deals'], 1):.2f} |")
+            f"{r.get('cpu_seconds', s['seconds']) / max(r['deals'], 1):.2f} |")
     w("")
     w("    *Cards home*: for the solver, the most in any position its search reached; for the greedy player, "
       "where its game ended.")
@@ -237,9 +247,6 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
               f"{_pct(s['unknown_share'])} | {_pct(g['win_rate']) if g else '–'} | {_home(s, g)} | "
               f"`{x['command']}`, version `{x['version']}`, {x['date']} |")
         w("")
-    if compare:
-        w(_budgets(data, compare))
-        w("")
     w("## Reading the figures")
     w("")
     w("* *Unknown* is not *lost*. Where the unknown share is large, the solver's rate is only a floor; the "
@@ -258,22 +265,49 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
           f"declares what its rules make sound, in its `SEARCH` data): {listed}. Nothing else is pruned, so "
           "*unwinnable* is a proof for these rules.")
     w("")
-    w(_made(data, extras, compare, command))
+    w(_made(data, extras, command))
     return "\n".join(L) + "\n"
 
 
-def _convergence_cell(r: dict[str, Any]) -> str:
-    c = r.get("convergence")
-    if not c or not c.get("deals"):
-        return "–"
-    cell = f"{c['base_won']} → {c['won']} of {c['deals']:,}"
-    return cell + (" (**still climbing**)" if c.get("climbing") else " (steady)")
+def _reached(r: dict[str, Any]) -> str:
+    """The row's budget (every open deal played at it) and how it ended."""
+    from replay.solver.figure import _sup, state
+
+    b = r.get("budget", {}).get("nodes")
+    text = f"{_sup(b)}" if b else "–"
+    st = state(r)
+    return f"{text} ({'**still climbing**' if st == 'still climbing' else st})"
+
+
+def _curves(data: dict[str, Any]) -> str:
+    """The section with each form's curve: the figure (put in by the site's build) and its table."""
+    from replay.solver.figure import PLACEHOLDER, _rows, _sup, title
+
+    rows = [r for r in _rows(data) if r.get("curve")]
+    if not rows:
+        return ""
+    out = [f"## How the figures move with the budget {{#{BUDGETS_ANCHOR}}}", "",
+           "Per form, at each budget of the ladder: the deals won, those proved lost and those still open, and the "
+           "mean cards home. The band in the figure is what the budget leaves open (the true rate lies in it, "
+           "before sampling error): a form is settled where it is thin. The table under the figure gives the same "
+           "figures.", "", PLACEHOLDER, "",
+           '??? note "The curves in figures: every form at every budget"', "",
+           "    | Form | Budget | Deals | Won | Proved lost | Unknown | Cards home of 104 | CPU s |",
+           "    |---|--:|--:|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        for p in r["curve"]:
+            n = max(p["deals"], 1)
+            deals = f"{p['deals']:,}" + (" (the first)" if p.get("subset") else "")
+            out.append(f"    | {title(r)} | {_sup(p['budget'])} | {deals} | {p['won']} ({100 * p['won'] / n:.1f}%) | "
+                       f"{p['unwinnable']} ({100 * p['unwinnable'] / n:.1f}%) | {p['unknown']} | "
+                       f"{p['mean_home']:.1f} | {p['cpu']:,.0f} |")
+    return "\n".join(out)
 
 
 def _best(r: dict[str, Any], data: dict[str, Any], extras: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The row of this form, from the table or a row measured apart, that pins its true rate the closest
     (with its budget)."""
-    cands = [(r, data["budget"])] + [(x, x["budget"]) for x in extras if x["label"] == r["label"]]
+    cands = [(r, r["budget"])] + [(x, x["budget"]) for x in extras if x["label"] == r["label"]]
 
     def width(c: tuple[dict[str, Any], dict[str, Any]]) -> float:
         lo, hi = true_rate(c[0]["solver"], c[0]["deals"])
@@ -346,7 +380,7 @@ def _relatives(data: dict[str, Any]) -> str:
     return "\n".join(out).rstrip("\n")
 
 
-def _made(data: dict[str, Any], extras: list[dict[str, Any]], compare: dict[str, Any] | None, command: str) -> str:
+def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> str:
     """The generation notice and the commands, at the end of the page."""
     out = ["## How this page is made", ""]
     w = out.append
@@ -357,21 +391,25 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], compare: dict[str,
     w(f"> {command}")
     w("> ```")
     w(">")
+    sessions = data.get("sessions") or []
     w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"
       + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
-      + f" on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
-        f"{data['machine']['cpus']} CPUs, in {data['wall_seconds'] / 3600:.1f} hours of wall-clock time.")
+      + f", begun on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
+        f"{(data.get('machine') or {}).get('cpus', '?')} CPUs: {data.get('cpu_seconds', 0) / 3600:.1f} CPU-hours of search in "
+        f"{data['wall_seconds'] / 3600:.1f} hours of wall-clock time"
+      + (f" over {len(sessions)} sessions (the run was resumed from its journal)" if len(sessions) > 1 else "")
+      + ("." if data.get("complete", True) else "; the run was not finished: rows still climbing stop where "
+         "the journal stood."))
     for rr in data.get("reruns", []):
         w(">")
         w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
           f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
           + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file.")
-    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + \
-        [x["version"] for x in extras] + ([compare["version"]] if compare else [])
-    if any(v.endswith("-dirty") for v in versions):
+    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + [x["version"] for x in extras]
+    if any(str(v).endswith("-dirty") for v in versions):
         w(">")
         w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
-          "of that commit. Every figure here is reproducible: the node budget makes the search deterministic, "
+          "of that commit. Every figure here is reproducible: the position budget makes the search deterministic, "
           "so the command shown, run again, gives the same figures.")
     return "\n".join(out)
 
@@ -483,7 +521,7 @@ def _in_short(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
                "budget. A form is *answered* when that interval is at most "
                f"{100 * ANSWERED:.0f} points wide.")
     out.append("")
-    out.append("| Form | True rate lies in | Width | Deals | Budget per deal | Answered |")
+    out.append("| Form | True rate lies in | Width | Deals | Budget reached | Answered |")
     out.append("|---|--:|--:|--:|--:|---|")
     answered = 0
     for r in rows:
@@ -492,8 +530,9 @@ def _in_short(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
         ok = hi - lo <= ANSWERED + 1e-9
         answered += ok
         name = r["label"] + (f" ({r['title']})" if "title" in r else "")
+        reach = _reached(best) if best is r and "curve" in r else _budget_text(budget)
         out.append(f"| {name} | {_pct(lo)}–{_pct(hi)} | {100 * (hi - lo):.1f} "
-                   f"points | {best['deals']:,} | {_budget_text(budget)} | {'yes' if ok else 'no'} |")
+                   f"points | {best['deals']:,} | {reach} | {'yes' if ok else 'no'} |")
     out.append("")
     out.append(f"{answered} of {len(rows)} forms {'is' if answered == 1 else 'are'} answered. Where a form is not, "
                "either the solver neither finds a win nor proves the deal lost within the budget for most deals, or "
@@ -552,7 +591,7 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
         out.append("")
     for x in extras or []:
         xs = x["solver"]
-        table_nodes = data["budget"].get("nodes")
+        table_nodes = base["budget"].get("nodes")
         out.append(f"With a larger budget ({x['budget']['nodes']:,} nodes"
                    + (f" instead of {table_nodes:,}" if table_nodes else "") + f"), `{x['label']}` on "
                    f"{x['deals']:,} deals (seeds {x['seeds'][0]}–{x['seeds'][1]}): "
@@ -572,43 +611,6 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
     else:
         text += f" Under the generous readings the solver reaches {_pct(top)}, in line with the printed figure."
     out.append(text)
-    return "\n".join(out)
-
-
-def _budgets(data: dict[str, Any], other: dict[str, Any]) -> str:
-    """How the figures move with the node budget: this table against another run on the same seeds."""
-    a, b = other, data
-    na, nb = a["budget"].get("nodes"), b["budget"].get("nodes")
-    out = ["## How the budget matters", ""]
-    out.append(f"The same table was also run with {na:,} nodes per deal (`{a['command']}`, code version "
-               f"`{a['version']}`, {a['date']}; its data file is kept as `data/stats/results-{na}.json`). Per form, won / proven "
-               "unwinnable / unknown:")
-    for rr in a.get("reruns", []):
-        out.append("")
-        out.append(f"In that run the rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` "
-                   f"(code version `{rr['version']}`, {rr['date']}), after the rules of that game had changed.")
-    out.append("")
-    out.append(f"| Game | Form | {na:,} nodes | {nb:,} nodes |")
-    out.append("|---|---|--:|--:|")
-    rows_a = {r["label"]: r for r in a["forms"]}
-    rows = [r for r in b["forms"] if r["label"] in rows_a]
-    rel_a = {x["label"]: x for x in relative_rows(a)}
-    for x in relative_rows(b):
-        if x["label"] in rel_a and x["label"] not in rows_a:
-            rows.append(x)
-            rows_a[x["label"]] = rel_a[x["label"]]
-
-    def cell(r: dict[str, Any]) -> str:
-        s = r["solver"]
-        return f"{_pct(s['win_rate'])} / {_pct(s['unwinnable_share'])} / {_pct(s['unknown_share'])}"
-
-    for r in rows:
-        name = _form_name(r) if not r.get("rulings") else ", ".join(f"{k}={v}" for k, v in r["rulings"].items())
-        out.append(f"| {GAME_TITLES.get(r['game'], r['game']).split(' (')[0]} | {name} | {cell(rows_a[r['label']])} "
-                   f"| {cell(r)} |")
-    out.append("")
-    out.append("More search settles more deals; where the rate still climbs with the budget, the true rate is "
-               "higher than either column shows.")
     return "\n".join(out)
 
 
@@ -639,7 +641,7 @@ def playability(data: dict[str, Any], game: str, ruling: str) -> dict[str, Any] 
         return None
     seeds = rows[0].get("seeds") or [data["seed"], data["seed"] + n - 1]
     return {"game": game, "ruling": ruling, "variants": list(rows[0]["variants"]), "deals": n, "seeds": seeds,
-            "budget": data["budget"], "readings": readings,
+            "budget": rows[0]["budget"], "readings": readings,
             "differences": [{"reading": r["reading"], "difference": r["paired_solver"]["difference"],
                              "ci": r["paired_solver"]["ci"]} for r in shown]}
 

@@ -12,13 +12,14 @@ intervals; the difference a ruling makes is measured on the same seeds as the de
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from replay.engine.errors import ReplayError
 from replay.solver.nested import DEFAULT_METHOD
@@ -139,22 +140,39 @@ def _play_many(args: tuple[Form, Sequence[int], int | None, float | None, bool, 
 SCHEDULER_TIMEOUT = 10
 
 
+#: ``-j N`` beyond this many worker processes a core is refused: far past the core count, each worker (some
+#: 100 MB) only waits for a core while the machine swaps
+MAX_WORKERS_PER_CORE = 4
+
+
+def worker_count(asked: int | None, batches: int, scheduler: str | None = None) -> int:
+    """How many worker processes a local run starts: ``asked`` (default: every core), never more than the
+    batches of work there are (so one batch runs in this process), at least 1.  Raises ValueError (one line)
+    when ``asked`` is far past the cores (:data:`MAX_WORKERS_PER_CORE`)."""
+    cores = os.cpu_count() or 1
+    if asked is not None and scheduler is None and asked > MAX_WORKERS_PER_CORE * cores:
+        raise ValueError(f"-j {asked} is more than {MAX_WORKERS_PER_CORE} worker processes a core (this machine "
+                         f"has {cores}); give at most {MAX_WORKERS_PER_CORE * cores}")
+    return max(1, min(asked or cores, batches))
+
+
 def run(jobs: Sequence[tuple[Form, int]], nodes: int | None, seconds: float | None, workers: int | None = None,
         greedy: bool = True, progress: Callable[[int], None] | None = None,
         chunk: int = 4, scheduler: str | None = None, method: str = DEFAULT_METHOD) -> list[dict[str, Any]]:
     """Play every (form, seed) job with ``method``; results in job order.
 
     ``scheduler``: the address of a dask.distributed scheduler to run the jobs on (its workers need
-    this package installed; OSError when it cannot be reached).  Otherwise ``workers`` processes (default: all cores) of a local dask
-    cluster; one worker runs the jobs in this process.  Jobs go out in batches of ``chunk`` deals.
+    this package installed; OSError when it cannot be reached).  Otherwise ``workers`` processes (default: all
+    cores, never more than the batches; :func:`worker_count`) of a local dask cluster; one worker runs the
+    jobs in this process.  Jobs go out in batches of ``chunk`` deals.
     """
-    workers = workers or os.cpu_count() or 1
     batches: list[tuple[Form, list[int]]] = []
     for form, seed in jobs:
         if batches and batches[-1][0] == form and len(batches[-1][1]) < chunk:
             batches[-1][1].append(seed)
         else:
             batches.append((form, [seed]))
+    workers = worker_count(workers, len(batches), scheduler)
     args = [(f, s, nodes, seconds, greedy, method) for f, s in batches]
     if workers <= 1 and scheduler is None:
         out: list[dict[str, Any]] = []
@@ -228,45 +246,125 @@ def dask_missing() -> str | None:
     return None if found else DASK_HINT
 
 
-def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool, str]], workers: int,
-                 scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
-    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order.
+@contextlib.contextmanager
+def _cluster(workers: int, scheduler: str | None) -> Iterator[Any]:
+    """A dask client: on the scheduler given, else on a local cluster of ``workers`` processes.
+
+    The local workers are started with SIGINT ignored (an ignored signal stays ignored in the processes a
+    process starts), so that Ctrl-C in the terminal reaches this process alone: it stops the cluster and
+    ends quietly, where each worker, nanny and exit hook would otherwise print its own traceback.
     Raises :class:`MissingExtra` when dask is not installed (the ``stats`` extra)."""
+    import signal
+
     hint = dask_missing()
     if hint:
         raise MissingExtra(hint)
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, LocalCluster
 
-    if scheduler is not None:
-        check_scheduler(scheduler)
-        # dask's client logs tracebacks when the scheduler goes away: what went wrong is said in one line
-        logging.disable(logging.CRITICAL)
-        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # OSError when it cannot be reached
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
+    cluster = None
+    # dask's client, nanny and workers log tracebacks when the run is cut short: what went wrong is said in one line
+    logging.disable(logging.CRITICAL)
     try:
-        futures = client.map(_play_many, args, pure=False)
-        size = {f.key: len(a[1]) for f, a in zip(futures, args)}
-        for done in as_completed(futures):
-            if progress:
-                progress(size[done.key])
-        results = client.gather(futures)
-    except (KeyboardInterrupt, MemoryError):
-        raise
-    except Exception as e:  # the scheduler went away (the futures are cancelled) or the cluster broke
-        if scheduler is None or isinstance(e, ReplayError):
-            raise
-        why = " ".join(str(e).split()) or type(e).__name__
-        raise SchedulerError(f"the scheduler was lost during the run ({why[:200]})") from None
+        if scheduler is not None:
+            check_scheduler(scheduler)
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # OSError when it cannot be reached
+        else:
+            before = signal.getsignal(signal.SIGINT)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+                client = Client(cluster)
+            finally:
+                signal.signal(signal.SIGINT, before)
+        try:
+            yield client
+        finally:
+            _quietly(client.close)
+            if cluster is not None:
+                _quietly(cluster.close)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
         logging.disable(logging.NOTSET)
+
+
+def _quietly(close: Callable[[], Any]) -> None:
+    """Close a dask object, a second Ctrl-C or a worker already gone included, without a word."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        close()
+    except Exception:  # noqa: BLE001 - closing is best effort; what failed has been said
+        pass
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _run_on_dask(args: list[tuple[Form, list[int], int | None, float | None, bool, str]], workers: int,
+                 scheduler: str | None, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
+    """Run the batches on a dask.distributed cluster (local unless ``scheduler`` is given), in their order."""
+    from dask.distributed import as_completed
+
+    with _cluster(workers, scheduler) as client:
+        try:
+            futures = client.map(_play_many, args, pure=False)
+            size = {f.key: len(a[1]) for f, a in zip(futures, args)}
+            for done in as_completed(futures):
+                if progress:
+                    progress(size[done.key])
+            results = client.gather(futures)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as e:  # the scheduler went away (the futures are cancelled) or the cluster broke
+            raise _lost(e, scheduler) from None
     return [r for batch in results for r in batch]
+
+
+def _lost(e: Exception, scheduler: str | None) -> Exception:
+    if scheduler is None or isinstance(e, ReplayError):
+        return e
+    why = " ".join(str(e).split()) or type(e).__name__
+    return SchedulerError(f"the scheduler was lost during the run ({why[:200]})")
+
+
+class DaskRunner:
+    """The statistics table's tasks (:class:`replay.solver.ladder.Task`) on a dask cluster, the lower rungs
+    first (dask's task priority), each result handed back as it comes (:mod:`replay.solver.ladder`)."""
+
+    def __init__(self, method: str, workers: int, scheduler: str | None) -> None:
+        self.method, self.workers, self.scheduler = method, workers, scheduler
+        self._ctx: Any = None
+        self._tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> "DaskRunner":
+        from dask.distributed import as_completed
+
+        self._ctx = _cluster(self.workers, self.scheduler)
+        self.client = self._ctx.__enter__()
+        self._done = as_completed()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._ctx.__exit__(*exc)
+
+    def submit(self, task: Any) -> None:
+        from replay.solver.ladder import _play_batch
+
+        fut = self.client.submit(_play_batch, (task.form, list(task.seeds), task.budget, self.method, task.greedy),
+                                 priority=-task.rung, pure=False)
+        self._tasks[fut.key] = task
+        self._done.add(fut)
+
+    def results(self) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+        try:
+            for fut in self._done:
+                task = self._tasks.pop(fut.key)
+                yield task, fut.result()
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise _lost(e, self.scheduler) from None
 
 
 # ----------------------------------------------------------------------------- summaries

@@ -16,15 +16,15 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from replay.solver.nested import DEFAULT_METHOD
-from replay.solver.stats import CODE, Form, home, paired, paired_mean, run, summarize
+from replay.solver.stats import Form, home, paired, paired_mean, summarize
 
-DATA_FORMAT = "replay-stats/1"
+if TYPE_CHECKING:
+    from replay.solver.ladder import Config, Journal
 
-#: the first deals of each form played again at twice the budget (``--convergence-deals``)
-CONVERGENCE_DEALS = 200
+DATA_FORMAT = "replay-stats/2"
+
 
 
 # ----------------------------------------------------------------------------- what to measure
@@ -101,8 +101,11 @@ def relative_forms() -> list[RelativeForm]:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr when it is a terminal; otherwise a line every 5% (for logs of long runs)."""
+def progress_bar(total: int, label: str, grows: bool = False) -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr when it is a terminal; otherwise a line every 5% (for logs of long runs).
+
+    It yields ``advance(n, more=0)``: ``n`` deals done, and (``grows``: a table whose rows climb a ladder of
+    budgets) ``more`` deals newly planned, which the total gains; its lines then come at most every 30 s."""
     from rich.console import Console
 
     console = Console(stderr=True)
@@ -113,17 +116,35 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=console, transient=True) as bar:
             task = bar.add_task(label, total=total)
-            yield lambda n: bar.advance(task, n)
-        return
-    done = [0, 0]
-    t0 = time.perf_counter()
+            known = [total]
 
-    def advance(n: int) -> None:
+            def advance_bar(n: int, more: int = 0) -> None:
+                if more:
+                    known[0] += more
+                    bar.update(task, total=known[0])
+                if n:
+                    bar.advance(task, n)
+
+            yield advance_bar
+        return
+    done, shown, known = [0], [0], [total]
+    t0 = time.perf_counter()
+    last = [t0]
+
+    def advance(n: int, more: int = 0) -> None:
         done[0] += n
-        step = max(1, total // 20)
-        if total >= 40 and (done[0] // step > done[1] or done[0] == total):
-            done[1] = done[0] // step
-            print(f"{label}: {done[0]}/{total} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        known[0] += more
+        now = time.perf_counter()
+        if grows:
+            if n and (now - last[0] >= 30 or done[0] == known[0]):
+                last[0] = now
+                print(f"{label}: {done[0]}/{known[0]} deals (more as rows climb), {now - t0:.0f} s", file=sys.stderr,
+                      flush=True)
+            return
+        step = max(1, known[0] // 20)
+        if known[0] >= 40 and (done[0] // step > shown[0] or done[0] == known[0]):
+            shown[0] = done[0] // step
+            print(f"{label}: {done[0]}/{known[0]} deals, {now - t0:.0f} s", file=sys.stderr, flush=True)
 
     yield advance
 
@@ -163,134 +184,152 @@ def show_rows(rows: list[tuple[str, dict[str, Any]]], wall: float | None = None)
 # ----------------------------------------------------------------------------- the run
 
 
-def run_table(*, deals: int, ruling_deals: int, seed: int, nodes: int | None, seconds: float | None,
-              workers: int | None, greedy: bool = True, command: str = "", progress: bool = True,
-              games: list[str] | None = None, scheduler: str | None = None,
-              convergence_deals: int = CONVERGENCE_DEALS, method: str = DEFAULT_METHOD) -> dict[str, Any]:
-    """Measure every form on ``deals`` seeds and every ruling reading on ``ruling_deals`` seeds (paired), the
-    solver playing with ``method`` (:data:`replay.solver.nested.METHODS`).
+def run_table(config: "Config", journal_path: Path, *, workers: int | None, scheduler: str | None = None,
+              command: str = "", progress: bool = True) -> dict[str, Any]:
+    """Play the table ``config`` describes (:mod:`replay.solver.ladder`: every deal's budget climbs the
+    ladder until it is won or proved lost), resuming the journal at ``journal_path`` if there is one, and
+    return its data file (:func:`assemble`).
 
-    Each published relative with a ``plays_as`` is played on ``ruling_deals`` seeds, paired with the game
-    as our text reads it; the first ``convergence_deals`` deals of each form (0: none) are played again
-    at twice the budget.
-    ``games``: only the rows of these games (to be merged into a full table with :func:`merge`).
-    ``scheduler``: run on this dask.distributed scheduler (default: a local cluster of ``workers``).
+    ``workers`` processes of a local dask cluster (1: in this process), or the cluster of ``scheduler``.
+    Raises :class:`replay.solver.ladder.JournalError` for a journal of another run or other code.
     """
+    from replay.solver import ladder as L
     from replay.solver.version import code_version, commit
 
-    base = [f for f in forms() if not games or f.game in games]
-    rulings = [r for r in ruling_forms() if not games or r[0].game in games]
-    relatives = [r for r in relative_forms() if not games or r.form.game in games]
-    need: dict[Form, int] = {f: deals for f in base}
-    for f, default, *_ in rulings:
-        need[f] = max(need.get(f, 0), ruling_deals)
-        need[default] = max(need.get(default, 0), ruling_deals)
-    for rel in relatives:
-        for f in (rel.form, Form(rel.form.game)):
-            need[f] = max(need.get(f, 0), ruling_deals)
-    jobs = [(f, s) for f, n in need.items() for s in range(seed, seed + n)]
-    d2 = min(max(convergence_deals, 0), deals)
-    again = [(f, s) for f in base for s in range(seed, seed + d2)]
-    twice = (2 * nodes if nodes else None, 2 * seconds if seconds else None)
-    version, head = code_version(), commit()  # the code that runs, not the code at the end
-    t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    stamp = {"version": code_version(), "commit": commit(), "date": started, "command": command,
+             "python": platform.python_version(), "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}}
+    journal = L.Journal.open(journal_path, config, L.fingerprint(), stamp)
+    done, todo = L.remaining(config, journal.records)
+    n_workers = 1 if scheduler is None and (workers or 1) <= 1 else (workers or os.cpu_count() or 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        ctx = progress_bar(todo, "stats table", grows=True) if progress else contextlib.nullcontext(None)
+        with ctx as advance:
+            if scheduler is None and n_workers <= 1:
+                L.run(config, journal, L.LocalRunner(config.method), advance)
+            else:
+                from replay.solver.stats import DaskRunner
 
-    def play(jobs: list[tuple[Form, int]], nodes: int | None, seconds: float | None, greedy: bool,
-             advance: Callable[[int], None] | None) -> list[dict[str, Any]]:  # every run of the table goes here
-        return run(jobs, nodes, seconds, workers, greedy=greedy, progress=advance, scheduler=scheduler,
-                   method=method)
+                with DaskRunner(config.method, n_workers, scheduler) as runner:
+                    L.run(config, journal, runner, advance)
+    finally:
+        journal.session({"started": started, "wall_seconds": round(time.perf_counter() - t0, 1),
+                         "driver_cpu_seconds": round(time.process_time() - c0, 1), "workers": n_workers,
+                         "scheduler": scheduler, "version": code_version(), "deals_before": done})
+        journal.close()
+    return assemble(L.Journal.read(journal_path))
 
-    ctx = progress_bar(len(jobs) + len(again), "stats table") if progress else contextlib.nullcontext(None)
-    with ctx as advance:
-        results = play(jobs, nodes, seconds, greedy, advance)
-        results_twice = play(again, *twice, False, advance) if again else []
-    wall = time.perf_counter() - t0
-    by_form: dict[Form, list[dict[str, Any]]] = {}
-    for (f, _), r in zip(jobs, results):
-        by_form.setdefault(f, []).append(r)
-    twice_by_form: dict[Form, list[dict[str, Any]]] = {}
-    for (f, _), r in zip(again, results_twice):
-        twice_by_form.setdefault(f, []).append(r)
-    summaries = {f: summarize(rows) for f, rows in by_form.items()}
 
+def assemble(journal: "Journal") -> dict[str, Any]:
+    """The table's data file (``replay-stats/2``) from a journal, a run half done included (its rows say
+    how far they got; ``complete`` is false until every row has stopped)."""
+    from replay.solver import ladder as L
     from replay.solver.search import profile_for
     from replay.solver.stats import game_of
 
+    h = journal.header
+    config = L.Config.from_dict(h["config"])
+    rows = {p.label: p for p in L.plans(config)}
+    recs = journal.records
+    prog = {label: L.row_progress(p, config.seed, recs, config.steady_cards) for label, p in rows.items()}
+
+    def row(label: str) -> dict[str, Any] | None:
+        p = rows[label]
+        results = L.row_results(p, config.seed, recs, prog[label])
+        if not results:
+            return None
+        budget = max(b for b in prog[label].complete if b in p.rungs)
+        out = {**p.form.as_dict(), "label": label, **summarize(results),
+               "budget": {"nodes": budget, "method": config.method},
+               "curve": L.curve(p, config.seed, recs, prog[label]),
+               "settled": L.settled_string(p, config.seed, recs),
+               "rungs": list(p.all_rungs()), "stopped": prog[label].stopped,
+               "cpu_seconds": round(sum(r.get("cpu", 0.0) for (lb, _, _), r in recs.items() if lb == label), 1)}
+        return out
+
+    def at(label: str, budget: int, n: int) -> list[dict[str, Any]]:
+        p = rows[label]
+        return [r for r in (L.deal_at(p, s, recs, budget) for s in range(config.seed, config.seed + n))
+                if r is not None]
+
+    games = set(config.games)
     form_rows = []
-    for f in base:
-        s = summaries[f]
-        row = {**f.as_dict(), "label": f.label, **s, "reductions": list(profile_for(game_of(f)).notes)}
-        if f in twice_by_form:
-            row["convergence"] = convergence(s["solver"]["results"], twice_by_form[f], *twice)
-        form_rows.append(row)
+    for f in forms():
+        if games and f.game not in games:
+            continue
+        r = row(f.label)
+        if r is not None:
+            r["reductions"] = list(profile_for(game_of(f)).notes)
+            form_rows.append(r)
     ruling_rows = []
-    for f, default, name, reading, dflt in rulings:
-        rows_r, rows_d = by_form[f][:ruling_deals], by_form[default][:ruling_deals]
+    for f, default, name, reading, dflt in ruling_forms():
+        if games and f.game not in games:
+            continue
+        mine, theirs = row(f.label), row(default.label)
+        if mine is None or theirs is None:
+            continue
+        b = min(mine["budget"]["nodes"], theirs["budget"]["nodes"])
+        n = config.ruling_deals
+        rows_r, rows_d = at(f.label, b, n), at(default.label, b, n)
+        if len(rows_r) < n or len(rows_d) < n:
+            continue
         s, d = summarize(rows_r), summarize(rows_d)
-        row = {**f.as_dict(), "label": f.label, "ruling": name, "reading": reading, "default": dflt, **s,
+        out = {**mine, **s, "ruling": name, "reading": reading, "default": dflt,
+               "budget": {"nodes": b, "method": config.method},
                "default_row": {"solver": {k: d["solver"][k] for k in ("won", "win_rate", "win_ci", "unwinnable",
                                                                      "unknown", "results", "mean_home")}},
                "paired_solver": paired(s["solver"]["results"], d["solver"]["results"]),
-               "paired_home_solver": paired_mean([r["home"] for r in rows_r], [r["home"] for r in rows_d])}
-        if "greedy" in s:
-            row["default_row"]["greedy"] = {k: d["greedy"][k] for k in ("won", "win_rate", "win_ci", "results",
+               "paired_home_solver": paired_mean([x["home"] for x in rows_r], [x["home"] for x in rows_d])}
+        if "greedy" in s and "greedy" in d:
+            out["default_row"]["greedy"] = {k: d["greedy"][k] for k in ("won", "win_rate", "win_ci", "results",
                                                                         "mean_home")}
-            row["paired_greedy"] = paired(s["greedy"]["results"], d["greedy"]["results"])
-            row["paired_home_greedy"] = paired_mean([r["greedy_home"] for r in rows_r],
-                                                    [r["greedy_home"] for r in rows_d])
-        ruling_rows.append(row)
+            out["paired_greedy"] = paired(s["greedy"]["results"], d["greedy"]["results"])
+            out["paired_home_greedy"] = paired_mean([x["greedy_home"] for x in rows_r],
+                                                    [x["greedy_home"] for x in rows_d])
+        ruling_rows.append(out)
     relative_rows = []
-    for rel in relatives:
+    for rel in relative_forms():
+        if games and rel.form.game not in games:
+            continue
         ours = Form(rel.form.game)
-        rows_r, rows_d = by_form[rel.form][:ruling_deals], by_form[ours][:ruling_deals]
-        s, d = summarize(rows_r), summarize(rows_d)
+        mine, theirs = row(rel.form.label), row(ours.label)
+        if mine is None or theirs is None:
+            continue
+        b = min(mine["budget"]["nodes"], theirs["budget"]["nodes"])
+        n = min(mine["deals"], theirs["deals"])
+        rows_r, rows_d = at(rel.form.label, b, n), at(ours.label, b, n)
         relative_rows.append({
-            **rel.form.as_dict(), "label": rel.form.label, "relative": rel.relative, "title": rel.title,
-            "beyond": list(rel.beyond), "against": ours.label, **s,
-            "paired_solver": paired(s["solver"]["results"], d["solver"]["results"]),
-            "paired_home_solver": paired_mean([r["home"] for r in rows_r], [r["home"] for r in rows_d])})
+            **mine, "relative": rel.relative, "title": rel.title, "beyond": list(rel.beyond), "against": ours.label,
+            "paired_solver": paired(summarize(rows_r)["solver"]["results"], summarize(rows_d)["solver"]["results"]),
+            "paired_home_solver": paired_mean([x["home"] for x in rows_r], [x["home"] for x in rows_d]),
+            "paired_budget": b})
+    sessions = journal.sessions
     return {
         "format": DATA_FORMAT,
-        "command": command,
-        "version": version,
-        "commit": head,
-        "date": started,
-        "python": platform.python_version(),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-        "workers": workers or os.cpu_count(),
-        "budget": {"nodes": nodes, "seconds": seconds, "method": method,
-                   "note": "a node budget makes every result reproducible on any machine"
-                   if seconds is None else "a time budget makes results depend on the machine"},
-        "seed": seed,
-        "deals": deals,
-        "ruling_deals": ruling_deals,
-        "convergence_deals": d2,
-        "wall_seconds": round(wall, 1),
+        "command": h.get("command", ""),
+        "version": h.get("version"),
+        "commit": h.get("commit"),
+        "fingerprint": h.get("fingerprint"),
+        "date": h.get("date"),
+        "python": h.get("python"),
+        "machine": h.get("machine"),
+        "workers": max((x.get("workers", 1) for x in sessions), default=1),
+        "budget": {"ladder": list(config.ladder), "ruling_ceiling": config.ruling_ceiling, "top": config.top,
+                   "top_deals": config.top_deals, "steady_cards": config.steady_cards, "method": config.method,
+                   "note": "position budgets make every result reproducible on any machine"},
+        "seed": config.seed,
+        "deals": config.deals,
+        "ruling_deals": config.ruling_deals,
+        "complete": all(pr.budget is None for pr in prog.values()),
+        "wall_seconds": round(sum(x.get("wall_seconds", 0.0) for x in sessions), 1),
+        "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in recs.values()), 1),
+        "sessions": sessions,
         "forms": form_rows,
         "rulings": ruling_rows,
         "relatives": relative_rows,
         **({"games": sorted(games)} if games else {}),
     }
-
-
-def convergence(results: str, rows: list[dict[str, Any]], nodes: int | None, seconds: float | None) -> dict[str, Any]:
-    """The first deals of a form played again at twice the budget: ``rows`` (their per-deal results)
-    against the same deals in the form's ``results`` string at the table's budget."""
-    from replay.solver.page import CLIMBING
-
-    n = len(rows)
-    won = sum(r["status"] == "won" for r in rows)
-    base_won = results[:n].count("W")
-    out: dict[str, Any] = {"nodes": nodes, "seconds": seconds, "deals": n,
-                           "seeds": [rows[0]["seed"], rows[-1]["seed"]] if rows else [],
-                           "won": won, "base_won": base_won,
-                           "unwinnable": sum(r["status"] == "unwinnable" for r in rows),
-                           "results": "".join(CODE[r["status"]] for r in rows),
-                           "climbing": bool(n) and abs(won - base_won) / n > CLIMBING + 1e-12}
-    if rows and "method" in rows[0]:
-        out["method"] = rows[0]["method"]
-    return out
 
 
 def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
@@ -302,22 +341,20 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     games = set(part.get("games") or ())
     if not games:
         raise ValueError("the second file is not a partial run (no 'games')")
-    for key in ("seed", "deals", "ruling_deals", "budget"):
-        if full[key] != part[key]:
-            raise ValueError(f"the runs differ in {key!r}: {full[key]!r} and {part[key]!r}")
+    for key in ("format", "seed", "deals", "ruling_deals", "budget"):
+        if full.get(key) != part.get(key):
+            raise ValueError(f"the runs differ in {key!r}: {full.get(key)!r} and {part.get(key)!r}")
     out = dict(full)
     stamp = {"version": part["version"], "commit": part["commit"], "date": part["date"]}
     new_forms = {r["label"]: {**r, "made_by": stamp} for r in part["forms"]}
     new_rulings = {r["label"]: {**r, "made_by": stamp} for r in part["rulings"]}
     out["forms"] = _replace_rows(full["forms"], list(new_forms.values()), games)
     out["rulings"] = _replace_rows(full["rulings"], list(new_rulings.values()), games)
-    if "relatives" in part or "relatives" in full:
-        new_relatives = [{**r, "made_by": stamp} for r in part.get("relatives", [])]
-        out["relatives"] = _replace_rows(full.get("relatives", []), new_relatives, games)
-    if "napoleon_modern" in part:  # a data file of the code before the relatives were played
-        out["napoleon_modern"] = {**part["napoleon_modern"], "made_by": stamp}
+    new_relatives = [{**r, "made_by": stamp} for r in part.get("relatives", [])]
+    out["relatives"] = _replace_rows(full.get("relatives", []), new_relatives, games)
     out["reruns"] = list(full.get("reruns", [])) + [{
-        "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"]}]
+        "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"],
+        "cpu_seconds": part.get("cpu_seconds")}]
     return out
 
 
@@ -351,6 +388,30 @@ def _buildable(form: Form) -> bool:
     return True
 
 
+def figures_of(path: Path, label: str, budget: int) -> dict[str, Any] | None:
+    """What a committed statistics file says of one form at one budget: ``{deals, won, unwinnable, unknown,
+    mean_home}``, or None when it has no such figure.  ``path``: a table (``replay-stats/2``: a row's curve, or
+    its result at the budget it reached) or a row of ``replay stats GAME --out`` (its budget only).  The
+    register's measured figures are held to it (tests/test_register_figures.py)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt == "replay-stats-row/1":
+        rows = [data] if data.get("label") == label and data["budget"].get("nodes") == budget else []
+    elif fmt == DATA_FORMAT:
+        rows = [r for key in ("forms", "rulings", "relatives") for r in data.get(key, []) if r["label"] == label]
+    else:
+        raise ValueError(f"{path}: not a statistics file")
+    for r in rows:
+        for p in r.get("curve", []):
+            if p["budget"] == budget and not p.get("subset"):
+                return {k: p[k] for k in ("deals", "won", "unwinnable", "unknown", "mean_home")}
+        if r.get("budget", {}).get("nodes") == budget:
+            s = r["solver"]
+            return {"deals": r["deals"], "won": s["won"], "unwinnable": s["unwinnable"], "unknown": s["unknown"],
+                    "mean_home": s.get("mean_home")}
+    return None
+
+
 def save(data: dict[str, Any], path: Path, **policy: Any) -> None:
     """Write the data file atomically (:func:`replay.fsio.write_text`; ``policy``: its inputs, force, update)."""
     from replay.fsio import write_text
@@ -376,13 +437,8 @@ def load_row(path: Path) -> dict[str, Any]:
     return data
 
 
-def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None,
-                compare: dict[str, Any] | None = None, command: str | None = None) -> str:
-    """docs/stats.md from a data file, extra rows and another run of the table (see replay.solver.page)."""
+def render_page(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, command: str | None = None) -> str:
+    """docs/stats.md from a data file and extra rows (see replay.solver.page)."""
     from replay.solver.page import render
 
-    if compare is not None:
-        for key in ("seed", "deals", "ruling_deals"):
-            if compare[key] != data[key]:
-                raise ValueError(f"the runs to compare differ in {key!r}")
-    return render(data, extras or [], compare, **({"command": command} if command else {}))
+    return render(data, extras or [], **({"command": command} if command else {}))

@@ -5,13 +5,16 @@
  *   opt[1] sequences      sequence-moves=whole-sequence
  *   opt[2] space_any      space-fill=any-card
  *   opt[3] talon_marries  talon-to-square=allowed
- *   opt[4] talon          the talon's container (options["talon"])
- *   opt[5] npackets       how many packets, then opt[6 ..] the packets in options["packets"] (deal) order
+ *   opt[4] take_back      take-back=allowed (a foundation's top card, not its ace, may come back to the square)
+ *   opt[5] talon          the talon's container (options["talon"])
+ *   opt[6] npackets       how many packets, then opt[7 ..] the packets in options["packets"] (deal) order
  * Table.vars is empty for this game (vlen 0).
  *
  * The order of the legal moves is the engine's (Game._legal over Game._candidate_plan), the kinds in
  * the order build() allows them: deal; tableau -> foundation; talon -> foundation; tableau -> tableau
- * (the module's own _square_moves); talon -> tableau; pack -> tableau.
+ * (the module's own _square_moves); talon -> tableau; pack -> tableau; foundation -> tableau (take-back).
+ *
+ * Held equal to the engine by tests/test_fastcore_napoleons_square.py (random walks under every reading).
  */
 #include "core.h"
 
@@ -19,9 +22,10 @@
 #define O_SEQUENCES 1
 #define O_SPACE_ANY 2
 #define O_TALON_MARRIES 3
-#define O_TALON 4
-#define O_NPACKETS 5
-#define O_PACKETS 6
+#define O_TAKE_BACK 4
+#define O_TALON 5
+#define O_NPACKETS 6
+#define O_PACKETS 7
 #define PACKET 4
 
 /* mirrors options["marries"]: one_below_in_suit / one_below_any_suit (engine.common) */
@@ -116,6 +120,24 @@ static int pack_to_spaces(const fc_game *g, const fc_state *s, fc_move *out, int
     return k;
 }
 
+/* move foundation -> tableau, allowed only under take-back=allowed: mirrors only_top_cards_are_available
+ * (per source: one card), a_card_built_on_an_ace_may_come_back (per source: the ace stays),
+ * a_space_takes_one_card_from_talon_or_pack (a space takes it only under space-fill=any-card) and
+ * marriages_descend_on_the_square; foundations then packets in layout order */
+static int foundation_to_square(const fc_game *g, const fc_state *s, fc_move *out, int k) {
+    if (!g->opt[O_TAKE_BACK]) return k;
+    for (int src = 0; src < g->n; src++) {
+        if (g->role[src] != FC_FOUNDATION || fc_len(s, src) < 2) continue;
+        int card = fc_top(s, src);
+        for (int dst = 0; dst < g->n; dst++) {
+            if (dst == src || g->role[dst] != FC_TABLEAU) continue;
+            int top = fc_top(s, dst);
+            if (top < 0 ? g->opt[O_SPACE_ANY] : marries(g, top, card)) k = emit(out, k, FC_MOVE, src, dst, 1);
+        }
+    }
+    return k;
+}
+
 /* Game.legal_moves: the kinds in build()'s order */
 static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
     int k = 0;
@@ -128,6 +150,7 @@ static int legal(const fc_game *g, const fc_state *s, fc_move *out) {
     k = square_moves(g, s, out, k);
     k = talon_to_square(g, s, out, k);
     k = pack_to_spaces(g, s, out, k);
+    k = foundation_to_square(g, s, out, k);
     return k;
 }
 

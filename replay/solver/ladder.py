@@ -1,0 +1,536 @@
+"""Budgets that follow the search: the statistics table's deals climb a ladder of position budgets.
+
+Every deal of a row is first played at the ladder's lowest budget (``--ladder``, by default 10^5, 10^6,
+10^7 positions); a deal the player neither won nor proved lost is played again from the start at the next
+budget, and so on up to the row's ceiling.  Easy deals cost little, and the budget goes to the deals that
+need it.  A row's open deals stop climbing early when the last rung settled none of them and raised their
+mean cards home by less than ``steady_cards`` (the search has stopped finding anything: "steady").  Past
+the ceiling, a last rung (``--top``) may be played on the first ``top_deals`` deals of each form only,
+to show where a form still climbing is going.
+
+The run is **resumable**: the per-deal results go to a journal (JSON lines, one result appended and
+synced at a time, so a run killed at any moment loses at most the deals in flight), and a run started
+again with the same journal reads what is there and computes nothing twice.  Which deals a rung plays is a
+pure function of the results below it (:func:`row_progress`), so the resumed run plays exactly what the
+first run would have played.  The journal's first line holds the run's configuration and the fingerprint
+of the code and corpus that play it: a run resumes only on the same code.
+
+The same results give the table's data file (:func:`assemble`, ``replay-stats/2``): per row the result of
+every deal at the highest rung it reached (the ``solver`` summary the page reads), the budget at which
+each deal settled, and the row's **curve**: won, proved-lost and unknown shares and mean cards home at
+every rung.  A journal can be assembled at any time, a run half done included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from replay.solver.stats import CODE, Form
+
+JOURNAL_FORMAT = "replay-stats-journal/1"
+#: the table's ladder of position budgets, by default
+LADDER = (100_000, 1_000_000, 10_000_000)
+#: the ruling readings' rows climb to this rung at most (their deals compared with the default's at one budget)
+RULING_CEILING = 1_000_000
+#: a rung that settles none of a row's open deals and raises their mean cards home by less than this is "steady"
+STEADY_CARDS = 1.0
+#: deals per task at the lowest budgets (a task of the cluster); one deal a task from 10^6 positions up
+SMALL_BATCH = 4
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed here (another configuration or code, a damaged line): one line."""
+
+
+# ----------------------------------------------------------------------------- what a run plays
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    """One row of the table: a form played on ``deals`` seeds from the run's first seed, each open deal
+    climbing to ``rungs[-1]``; ``top_deals`` of them (the first seeds) may climb to ``top`` too."""
+
+    form: Form
+    deals: int
+    rungs: tuple[int, ...]
+    top: int | None = None
+    top_deals: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.form.label
+
+    def all_rungs(self) -> tuple[int, ...]:
+        return self.rungs + ((self.top,) if self.top and self.top_deals else ())
+
+    def merged(self, other: "RowPlan") -> "RowPlan":
+        """Two plans of one form (a relative's rules that are a game's own defaults): the larger of each."""
+        rungs = self.rungs if len(self.rungs) >= len(other.rungs) else other.rungs
+        top = self.top or other.top
+        return RowPlan(self.form, max(self.deals, other.deals), rungs, top, max(self.top_deals, other.top_deals))
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a run is: written in the journal's first line, and the same on every resumption."""
+
+    seed: int
+    deals: int
+    ruling_deals: int
+    ladder: tuple[int, ...]
+    ruling_ceiling: int
+    top: int | None
+    top_deals: int
+    method: str
+    greedy: bool
+    steady_cards: float
+    games: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["ladder"], d["games"] = list(self.ladder), list(self.games)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Config":
+        d = dict(d)
+        d["ladder"], d["games"] = tuple(d["ladder"]), tuple(d.get("games", ()))
+        return cls(**d)
+
+
+def check_config(c: Config) -> str | None:
+    """What is wrong with a configuration (one line), or None."""
+    if not c.ladder:
+        return "the ladder needs at least one budget"
+    if any(b < 1 for b in c.ladder) or list(c.ladder) != sorted(set(c.ladder)):
+        return "the ladder's budgets must be positive and rising (e.g. 100000,1000000,10000000)"
+    if c.ruling_ceiling not in c.ladder:
+        return f"the rulings' ceiling {c.ruling_ceiling:,} must be a budget of the ladder"
+    if c.top is not None and c.top <= c.ladder[-1]:
+        return f"the top budget {c.top:,} must be above the ladder's last, {c.ladder[-1]:,}"
+    if c.top_deals < 0 or (c.top is not None and c.top_deals == 0):
+        return "the top budget needs a number of deals to play at it (1 or more)"
+    if c.deals < 1 or c.ruling_deals < 1:
+        return "the deals per form and per reading must be at least 1"
+    if c.steady_cards < 0:
+        return "the steady threshold is a number of cards, 0 or more"
+    return None
+
+
+def plans(c: Config) -> list[RowPlan]:
+    """Every row of the table, each form once: the games and variants and the relatives' rules (``deals`` each)
+    climb the whole ladder (and the top rung on their first deals), the ruling readings (``ruling_deals``) up
+    to ``ruling_ceiling``."""
+    from replay.solver.table import forms, relative_forms, ruling_forms
+
+    games = set(c.games)
+    whole = c.ladder
+    ruled = tuple(b for b in c.ladder if b <= c.ruling_ceiling)
+    top = c.top if c.top_deals else None
+    out: dict[str, RowPlan] = {}
+
+    def add(p: RowPlan) -> None:
+        out[p.label] = out[p.label].merged(p) if p.label in out else p
+
+    for f in forms():
+        if not games or f.game in games:
+            add(RowPlan(f, c.deals, whole, top, c.top_deals))
+    for rel in relative_forms():
+        if not games or rel.form.game in games:
+            add(RowPlan(rel.form, c.deals, whole, top, c.top_deals))  # a form of the page's answers: as many deals
+            add(RowPlan(Form(rel.form.game), c.deals, whole))
+    for f, default, *_ in ruling_forms():
+        if not games or f.game in games:
+            add(RowPlan(f, c.ruling_deals, ruled))
+            add(RowPlan(default, c.ruling_deals, ruled))
+    return list(out.values())
+
+
+# ----------------------------------------------------------------------------- the code that plays
+
+
+def fingerprint() -> str:
+    """SHA-256 over the package's sources and the corpus (every file that can change a result), in a fixed
+    order: a journal is resumed only by the code and data that began it."""
+    from replay.corpus.files import corpus_dir
+
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parents[1]
+    roots = [(pkg, ("*.py", "*.c", "*.h", "*.json")), (corpus_dir(), ("*.yaml", "*.txt"))]
+    for root, patterns in roots:
+        files = sorted({p for pat in patterns for p in root.rglob(pat) if "__pycache__" not in p.parts})
+        for p in files:
+            h.update(str(p.relative_to(root)).encode() + b"\0")
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- the journal
+
+
+Key = tuple[str, int, int]  #: (row label, seed, budget)
+
+
+class Journal:
+    """The run's per-deal results, one JSON object a line: the header (``kind: run``), then ``deal``
+    records and ``session`` records (one per start of the run).  Appending writes a whole line with one
+    ``write`` on a descriptor opened with ``O_APPEND`` and syncs it, so a line is on disk whole or not at all
+    (a line torn by a crash mid-write is cut off when the journal is opened again)."""
+
+    def __init__(self, path: Path, header: dict[str, Any], records: dict[Key, dict[str, Any]],
+                 sessions: list[dict[str, Any]]) -> None:
+        self.path = path
+        self.header = header
+        self.records = records
+        self.sessions = sessions
+        self._fd: int | None = None
+
+    # -- reading
+
+    @classmethod
+    def read(cls, path: Path) -> "Journal":
+        """A journal as it stands (a torn last line is left out, not repaired: see :meth:`open`)."""
+        header, records, sessions, _ = _parse(path)
+        return cls(path, header, records, sessions)
+
+    @classmethod
+    def open(cls, path: Path, config: Config, code: str, stamp: dict[str, Any]) -> "Journal":
+        """Resume the journal at ``path`` (its configuration and code must be ``config`` and ``code``), or
+        begin it when there is none.  Raises :class:`JournalError`."""
+        if path.exists():
+            header, records, sessions, good = _parse(path)
+            theirs = header.get("config")
+            if theirs != config.as_dict():
+                diff = sorted(k for k in set(theirs or {}) | set(config.as_dict())
+                              if (theirs or {}).get(k) != config.as_dict().get(k))
+                raise JournalError(f"{path}: the journal is of another run (it differs in {', '.join(diff)}); "
+                                   "give the same options, or another journal")
+            if header.get("fingerprint") != code:
+                raise JournalError(f"{path}: the journal was begun by other code or another corpus (commit "
+                                   f"{str(header.get('commit'))[:12]}, version {header.get('version')}); a run "
+                                   "resumes only on the code that began it")
+            if good < path.stat().st_size:  # a line torn by a crash: cut off before anything is appended
+                with open(path, "r+b") as f:
+                    f.truncate(good)
+            j = cls(path, header, records, sessions)
+        else:
+            header = {"kind": "run", "format": JOURNAL_FORMAT, "config": config.as_dict(), "fingerprint": code,
+                      **stamp}
+            j = cls(path, header, {}, [])
+            j._append(header)
+        return j
+
+    # -- writing
+
+    def _append(self, obj: dict[str, Any]) -> None:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            n = os.write(self._fd, view)
+            view = view[n:]
+        os.fsync(self._fd)
+
+    def add(self, label: str, budget: int, row: dict[str, Any]) -> None:
+        rec = {"kind": "deal", "row": label, "budget": budget, **row}
+        self._append(rec)
+        self.records[(label, int(row["seed"]), budget)] = rec
+
+    def session(self, info: dict[str, Any]) -> None:
+        rec = {"kind": "session", **info}
+        self._append(rec)
+        self.sessions.append(rec)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _parse(path: Path) -> tuple[dict[str, Any], dict[Key, dict[str, Any]], list[dict[str, Any]], int]:
+    """(header, deal records, session records, bytes of whole lines) of a journal file."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the journal: {(e.strerror or str(e)).lower()}") from None
+    good = raw.rfind(b"\n") + 1  # a last line without its newline was torn by a crash
+    header: dict[str, Any] | None = None
+    records: dict[Key, dict[str, Any]] = {}
+    sessions: list[dict[str, Any]] = []
+    for n, line in enumerate(raw[:good].splitlines(), 1):
+        try:
+            obj = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise JournalError(f"{path}:{n}: not a line of a journal (not JSON)") from None
+        if not isinstance(obj, dict):
+            raise JournalError(f"{path}:{n}: not a line of a journal (not an object)")
+        kind = obj.get("kind")
+        if n == 1:
+            if kind != "run" or obj.get("format") != JOURNAL_FORMAT:
+                raise JournalError(f"{path}:1: not a {JOURNAL_FORMAT} journal")
+            header = obj
+        elif kind == "deal":
+            try:
+                records[(str(obj["row"]), int(obj["seed"]), int(obj["budget"]))] = obj
+            except (KeyError, TypeError, ValueError):
+                raise JournalError(f"{path}:{n}: a deal record without its row, seed or budget") from None
+        elif kind == "session":
+            sessions.append(obj)
+        else:
+            raise JournalError(f"{path}:{n}: an unknown kind of record ({kind!r})")
+    if header is None:
+        raise JournalError(f"{path}: an empty journal (no header line)")
+    return header, records, sessions, good
+
+
+# ----------------------------------------------------------------------------- which deals a rung plays
+
+
+@dataclass
+class Progress:
+    """Where a row stands: the rungs it has completed, and the deals to play next (``todo``, at ``budget``;
+    None when the row is done, with the reason it ``stopped``: "settled", "ceiling" or "steady")."""
+
+    budget: int | None
+    todo: list[int]
+    complete: list[int] = dataclasses.field(default_factory=list)
+    stopped: str | None = None
+
+
+def rung_seeds(plan: RowPlan, seed: int, budget: int) -> range:
+    """The seeds a rung is about: every deal of the row, or at the top rung its first ``top_deals``."""
+    if plan.top is not None and budget == plan.top and budget not in plan.rungs:
+        return range(seed, seed + min(plan.deals, plan.top_deals))
+    return range(seed, seed + plan.deals)
+
+
+def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], steady_cards: float) -> Progress:
+    """The next deals ``plan`` plays, given the results so far: a pure function of ``records``, so a resumed
+    run plays what the first would have.
+
+    A rung plays the row's deals still open (at the top rung, those among its first ``top_deals``); the row
+    stops when no deal is open, at its last rung, or when a rung above the first settled none of the open
+    deals and raised their mean cards home by less than ``steady_cards``."""
+    open_ = list(range(seed, seed + plan.deals))
+    rungs = plan.all_rungs()
+    complete: list[int] = []
+    prev: dict[int, int] | None = None  # open deal -> its cards home at the rung below
+    for k, budget in enumerate(rungs):
+        chosen = rung_seeds(plan, seed, budget)
+        open_ = [s for s in open_ if s in chosen]
+        if not open_:
+            return Progress(None, [], complete, "settled")
+        todo = [s for s in open_ if (plan.label, s, budget) not in records]
+        if todo:
+            return Progress(budget, todo, complete)
+        complete.append(budget)
+        res = {s: records[(plan.label, s, budget)] for s in open_}
+        still = [s for s in open_ if res[s]["status"] == "unknown"]
+        if not still:
+            return Progress(None, [], complete, "settled")
+        if k == len(rungs) - 1:
+            return Progress(None, [], complete, "ceiling")
+        if prev is not None and steady_cards > 0 and len(still) == len(open_):
+            rise = sum(res[s]["home"] - prev[s] for s in open_) / len(open_)
+            if rise < steady_cards:
+                return Progress(None, [], complete, "steady")
+        prev = {s: res[s]["home"] for s in still}
+        open_ = still
+    return Progress(None, [], complete, "ceiling")
+
+
+def deal_at(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], budget: int) -> dict[str, Any] | None:
+    """A deal's result at ``budget``: its record at the rung where it settled, when at or below ``budget``,
+    else its last record at or below ``budget`` (the highest budget it was played at)."""
+    last, first = None, None
+    for b in plan.all_rungs():
+        if b > budget:
+            break
+        r = records.get((plan.label, seed, b))
+        if r is None:
+            break
+        first = first or r
+        last = r
+        if r["status"] != "unknown":
+            break
+    if last is not None and first is not last and "greedy_won" in first:  # the greedy player plays at the first rung
+        last = {**last, **{k: v for k, v in first.items() if k.startswith("greedy_")}}
+    return last
+
+
+def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Progress) -> list[dict[str, Any]]:
+    """The row at every rung it completed: the deals counted there (every deal; at the top rung its first
+    ``top_deals``), won, proved lost and unknown among them, their mean cards home, the deals played at that
+    rung and the CPU seconds they took."""
+    out = []
+    for b in prog.complete:
+        seeds = rung_seeds(plan, seed, b)
+        got = [r for r in (deal_at(plan, s, records, b) for s in seeds) if r is not None]
+        played = [records[(plan.label, s, b)] for s in seeds if (plan.label, s, b) in records]
+        n = len(got)
+        point: dict[str, Any] = {
+            "budget": b, "deals": n, "played": len(played),
+            "won": sum(r["status"] == "won" for r in got),
+            "unwinnable": sum(r["status"] == "unwinnable" for r in got),
+            "unknown": sum(r["status"] == "unknown" for r in got),
+            "mean_home": round(sum(r["home"] for r in got) / n, 3) if n else None,
+            "cpu": round(sum(r.get("cpu", 0.0) for r in played), 2),
+            "results": "".join(CODE[r["status"]] for r in got)}
+        if b not in plan.rungs:
+            point["subset"] = True
+        out.append(point)
+    return out
+
+
+def row_results(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Progress) -> list[dict[str, Any]]:
+    """Each deal's result at the row's highest complete rung of the ladder (the top rung's subset aside), in
+    seed order: the summary the page reads.  Empty when not even the first rung is complete."""
+    base = [b for b in prog.complete if b in plan.rungs]
+    if not base:
+        return []
+    return [r for r in (deal_at(plan, s, records, base[-1]) for s in range(seed, seed + plan.deals))
+            if r is not None]
+
+
+def settled_string(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]]) -> str:
+    """Per deal, the place in the row's rungs of the budget at which it settled ('0', '1', …), '.' for open."""
+    rungs = plan.all_rungs()
+    out = []
+    for s in range(seed, seed + plan.deals):
+        mark = "."
+        for k, b in enumerate(rungs):
+            r = records.get((plan.label, s, b))
+            if r is None:
+                break
+            if r["status"] != "unknown":
+                mark = str(k)
+                break
+        out.append(mark)
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+def _play_batch(args: tuple[Form, list[int], int, str, bool]) -> list[dict[str, Any]]:
+    """Play the deals of one task at one budget; each result with the CPU seconds it took in this process."""
+    from replay.solver.stats import play_deal
+
+    form, seeds, budget, method, greedy = args
+    out = []
+    for s in seeds:
+        c0 = time.process_time()
+        r = play_deal(form, s, budget, None, greedy, method)
+        r["cpu"] = round(time.process_time() - c0, 4)
+        out.append(r)
+    return out
+
+
+@dataclass(frozen=True)
+class Task:
+    label: str
+    form: Form
+    budget: int
+    seeds: tuple[int, ...]
+    greedy: bool
+    rung: int  #: the budget's place in the ladder: lower rungs go first
+
+
+def tasks_for(plan: RowPlan, prog: Progress, ladder: tuple[int, ...], greedy: bool) -> list[Task]:
+    """The tasks of a row's next rung: a few deals a task at the lowest budgets, one deal a task above."""
+    assert prog.budget is not None
+    b = prog.budget
+    size = SMALL_BATCH if b <= ladder[0] else 1
+    rung = ladder.index(b) if b in ladder else len(ladder)
+    first = b == plan.all_rungs()[0]
+    return [Task(plan.label, plan.form, b, tuple(prog.todo[i:i + size]), greedy and first, rung)
+            for i in range(0, len(prog.todo), size)]
+
+
+class Runner:
+    """Where tasks run: :class:`LocalRunner` in this process, :class:`DaskRunner` on a dask cluster."""
+
+    def submit(self, task: Task) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def results(self) -> Iterator[tuple[Task, list[dict[str, Any]]]]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class LocalRunner(Runner):
+    """One task at a time in this process, the lowest rung first."""
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.queue: list[Task] = []
+
+    def submit(self, task: Task) -> None:
+        self.queue.append(task)
+
+    def results(self) -> Iterator[tuple[Task, list[dict[str, Any]]]]:
+        while self.queue:
+            self.queue.sort(key=lambda t: t.rung)
+            t = self.queue.pop(0)
+            yield t, _play_batch((t.form, list(t.seeds), t.budget, self.method, t.greedy))
+
+
+def run(config: Config, journal: Journal, runner: Runner, advance: Callable[..., None] | None = None,
+        on_row: Callable[[str, Progress], None] | None = None) -> dict[str, Progress]:
+    """Play every row of ``config`` to its end, appending each result to ``journal`` as it comes back.
+
+    Rows advance independently: when the last task of a row's rung is back, its next rung is planned and
+    submitted (the lower rungs first everywhere).  Returns each row's final :class:`Progress`."""
+    rows = {p.label: p for p in plans(config)}
+    state: dict[str, Progress] = {}
+    pending: dict[str, int] = {}
+
+    def plan_row(label: str) -> None:
+        prog = row_progress(rows[label], config.seed, journal.records, config.steady_cards)
+        state[label] = prog
+        if prog.budget is None:
+            if on_row:
+                on_row(label, prog)
+            return
+        ts = tasks_for(rows[label], prog, config.ladder, config.greedy)
+        pending[label] = len(ts)
+        if advance and started[0]:
+            advance(0, len(prog.todo))
+        for t in ts:
+            runner.submit(t)
+
+    started = [False]
+    for label in rows:
+        plan_row(label)
+    started[0] = True  # the first rungs are the bar's total; later rungs add to it
+    for task, out in runner.results():
+        for r in out:
+            journal.add(task.label, task.budget, r)
+        if advance:
+            advance(len(out))
+        pending[task.label] -= 1
+        if pending[task.label] == 0:
+            plan_row(task.label)
+    return state
+
+
+def remaining(config: Config, records: dict[Key, dict[str, Any]]) -> tuple[int, int]:
+    """(deals done, deals known to come at the rungs now open): for a progress bar that grows as rows climb."""
+    done = sum(1 for _ in records)
+    todo = 0
+    for p in plans(config):
+        prog = row_progress(p, config.seed, records, config.steady_cards)
+        todo += len(prog.todo)
+    return done, todo
+
+
+__all__ = ["LADDER", "RULING_CEILING", "STEADY_CARDS", "Config", "RowPlan", "Journal", "JournalError",
+           "check_config", "plans", "fingerprint", "row_progress", "run", "curve", "row_results",
+           "settled_string", "deal_at"]
