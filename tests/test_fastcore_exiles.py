@@ -69,6 +69,10 @@ def _walk(game: Game, kern: fastcore.Kernel, seed: int, eager: bool, seen: Count
         assert got == want, f"seed {seed}: legal moves differ at ply {t.ply}"
         for src in game.by_role["tableau"]:  # the kernel's frees answers as the engine's frees_a_card
             assert kern.frees(s, src) == frees_a_card(game, t, src), f"seed {seed}: frees({src}) at ply {t.ply}"
+        lost = bool(EX.a_card_the_last_deal_cannot_bring_home(t))  # the proof of loss, and its twin in the kernel
+        assert kern.lost(s) == lost, f"seed {seed}: lost() differs at ply {t.ply}"
+        seen["proved lost"] += lost
+        seen["last deal laid out"] += t.passes == game.setup.max_passes and not t.piles[game.stock]
         if any(c > 1 for _, _, _, c in want):
             seen["a card below the top of the spread packet"] += 1
         if not want:
@@ -124,6 +128,8 @@ def test_kernel_follows_the_engine_on_random_walks(rulings: dict[str, str]) -> N
     if game.rulings["reversal-bases"] == "bases-stay" or game.rulings["foundations"] == "eight-aces":
         assert not seen["a base changed"], dict(seen)
     assert seen["longest chain"] < MAX_SEEN
+    # the proof of loss is asked where it can answer, and answers there both ways
+    assert seen["proved lost"] and seen["last deal laid out"] > seen["proved lost"], dict(seen)
 
 
 def test_the_comparisons_can_fail() -> None:

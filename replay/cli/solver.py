@@ -193,10 +193,8 @@ def register(app: typer.Typer) -> None:
         facts = (f"{r.nodes} nodes, {r.positions} positions, {r.seconds:.2f} s{core}; method {method.value}, "
                  f"budget {budget.describe()}")
         if r.status != WON:
-            if r.proof:
-                why = f"proved without search: {r.proof}"
-            elif r.status != "unknown":
-                why = "the search was exhaustive"
+            if r.proved_by:
+                why = f"proved lost: {r.proved_by}" + (f" ({r.proof})" if r.proof else "")
             elif r.stopped_by == "interrupted":
                 why = f"interrupted; at best {r.best_home} cards home"
             elif r.stopped_by == "memory":

@@ -10,11 +10,26 @@ card can never reach a foundation.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 from replay.engine import cards as C
 from replay.engine.game import Table
 from replay.engine.layout import TABLEAU
+
+P = TypeVar("P", bound=Callable[..., object])
+
+
+def proof_of_loss(plain_name: str) -> Callable[[P], P]:
+    """Mark a function ``(table) -> reason | None`` as a proof of loss named ``plain_name`` in plain words:
+    the name a verdict gives for the proof that settled a deal (``replay solve``: "proved lost: …",
+    :attr:`replay.solver.search.Result.proved_by`)."""
+
+    def mark(fn: P) -> P:
+        fn.plain_name = plain_name  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
 
 #: reaches(place, foundation): whether a card lying on pile ``place`` (None: a card of the stock whose
 #: landing place is not known) may go to ``foundation``
@@ -169,4 +184,4 @@ def _neighbours(builds: Callable[[int, int], bool]) -> list[tuple[int, ...]]:
     return out
 
 
-__all__ = ["a_card_the_last_pass_cannot_free", "Reaches"]
+__all__ = ["a_card_the_last_pass_cannot_free", "proof_of_loss", "Reaches"]

@@ -28,6 +28,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Effect, Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import VARS_BYTES, FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout
+from replay.engine.proofs import proof_of_loss
 from replay.engine.registry import effect, procedure, rule
 
 ID = "exiles"
@@ -514,6 +515,138 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
 #: first, or laid out with one suit each (withdrawn-first: the key sorts them with their suits), and
 #: no rule looks at where a foundation lies.
 SEARCH: dict[str, Any] = {"interchangeable_foundations": "by-base"}
+
+
+# ----------------------------------------------------------------------------- for the solver: a proof of loss
+
+
+@proof_of_loss("a card the last deal cannot bring home")
+def a_card_the_last_deal_cannot_bring_home(t: Table) -> str | None:
+    """Lost when, the last deal laid out, some card can never reach a foundation, however the chains run.
+
+    Soundness.  Once the last deal is laid out (the last pass, the pack empty) nothing is dealt or
+    gathered again: a card moves only from the top of a packet (to a foundation, into a space, or
+    travelling in a chain, ex-7 to ex-10; any card of a spread packet 13 to a foundation), from the top
+    of the exiles (taken when play stops, to a foundation or under a packet, ex-8), under the packet of
+    its own number (a travelling card always goes to the packet of its value, ex-9, ex-10), or between
+    two foundations of its suit (ex-13).  So nothing is ever laid *on* a card that lies in a packet or
+    the exiles now, and a card tucked under packet ``v`` lies beneath every card now in ``v`` that is
+    still there.  The proof computes the least solution of rules every game from here obeys, iterated
+    from "nothing" until nothing changes; each rule only drops conditions of the real game (timing, the
+    chain stopping at the first freed card or in a loop, a king ending it, the one free space, the count
+    of changes), so every fact of a real game is in it, and a card it never brings home cannot go home
+    in any game: the game is lost.  Facts:
+
+    * ``top(f, s, r)``: foundation ``f`` (of suit ``s``) has the rank ``r`` on top at some time; ``empty(f)``:
+      it is empty at some time.  True now for its top; a card ``(r, s)`` that comes home on ``f`` makes
+      ``top(f, s, r)``; a change from ``a`` to ``b`` (the directions the ruling ``reversal`` allows) of
+      the top ``x`` when ``b``'s top takes it makes ``top(b, s, x)`` and ``a``'s card below it its top
+      (``empty(a)`` when ``x`` was its base).
+    * For each card *instance* (a card in a packet or the exiles now, and its *twin*: the same card
+      tucked under the packet of its number): ``exposed`` once every card now above it has left (a
+      twin: once it has been tucked and every card now in that packet has left; a spread packet 13:
+      every card at once); ``home`` when exposed and some foundation's top at some time takes it (or an
+      empty one its base); ``tucked`` when an exposed exile is taken, or an exposed card lies in a
+      packet the chain reaches; ``leaves`` when home, tucked, or put into a space.
+    * The chain reaches packet ``p`` when a card of ``p``'s number is tucked (or the chain is at ``p`` now);
+      a space exists at some time when a packet is empty now or every card now in some packet leaves.
+
+    Every card now in a packet or the exiles must go home, as itself or as its twin; the first that
+    can do neither is the reason.  Under every ruling reading (the readings only restrict the moves the
+    rules above allow).  The fast core's kernel (``replay/fastcore/games/exiles.c``, ``lost``) computes
+    the same verdict, held equal by tests/test_fastcore_exiles.py's random walks
+    (``test_kernel_follows_the_engine_on_random_walks``), so that the search may ask it at every position.
+    """
+    g = t.game
+    o = g.options
+    if t.passes < g.setup.max_passes or t.piles[g.stock]:
+        return None
+    packets, spread, exiles = o["packets"], o["spread"], o["exiles"]
+    # instances: (card, place: a packet, or -1 for the exiles), the instances above each, twins after them
+    cards: list[int] = []
+    place: list[int] = []
+    above: list[list[int]] = []
+    members: dict[int, list[int]] = {}
+    for p in (*packets, exiles):
+        pile = t.piles[p]
+        first = len(cards)
+        at = p if p != exiles else -1
+        members[at] = list(range(first, first + len(pile)))
+        for h, card in enumerate(pile):
+            cards.append(card)
+            place.append(at)
+            above.append([] if p == spread else list(range(first + h + 1, first + len(pile))))
+    n0 = len(cards)
+    if not n0:
+        return None
+    for i in range(n0):  # the twin of i: i + n0, under the packet of its number
+        q = packets[C.value_of(cards[i]) - 1]
+        cards.append(cards[i])
+        place.append(q)
+        above.append(members[q])
+    n = len(cards)
+    found = g.foundations
+    both = g.rulings.get("reversal") == "both-directions"
+    changes = [(a, b) for a in range(len(found)) for b in range(len(found))
+               if g.fdir[found[a]] != g.fdir[found[b]] and (both or g.fdir[found[a]] > 0)]
+    top = [[[False] * 13 for _ in range(4)] for _ in found]
+    empty = [not t.piles[f] for f in found]
+    for k, f in enumerate(found):
+        if t.piles[f]:
+            top[k][t.fsuit[f]][C.rank_of(t.piles[f][-1])] = True
+    exposed, home, leaves, tucked = [False] * n, [False] * n, [False] * n, [False] * n
+    reached = {p: False for p in packets}
+    if t.vars.get("chain") is not None:
+        reached[g.layout.index(t.vars["chain"])] = True
+    space = any(not t.piles[p] for p in packets)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            if not exposed[i]:
+                if (i >= n0 and not tucked[i - n0]) or not all(leaves[j] for j in above[i]):
+                    continue
+                exposed[i] = changed = True
+            card = cards[i]
+            r, su = C.rank_of(card), C.suit_of(card)
+            for k, f in enumerate(found):
+                q = r - g.fdir[f]
+                if (empty[k] and r == g.fbase[f] and t.fsuit[f] in (-1, su)) or (0 <= q < 13 and top[k][su][q]):
+                    if not top[k][su][r]:
+                        top[k][su][r] = changed = True
+                    if not home[i]:
+                        home[i] = changed = True
+            travels = place[i] < 0 or reached[place[i]]
+            if travels and i < n0 and not tucked[i]:
+                tucked[i] = changed = True
+                reached[packets[C.value_of(card) - 1]] = True
+            if not leaves[i] and (home[i] or travels or space):
+                leaves[i] = changed = True
+        for a, b in changes:
+            fa, fb = found[a], found[b]
+            for su in range(4):
+                for x in range(13):
+                    q = x - g.fdir[fb]
+                    if top[a][su][x] and 0 <= q < 13 and top[b][su][q]:
+                        if not top[b][su][x]:
+                            top[b][su][x] = changed = True
+                        if x == g.fbase[fa]:
+                            if not empty[a]:
+                                empty[a] = changed = True
+                        elif not top[a][su][x - g.fdir[fa]]:
+                            top[a][su][x - g.fdir[fa]] = changed = True
+        if not space and any(m and all(leaves[i] for i in m) for p, m in members.items() if p >= 0):
+            space = changed = True
+    for i in range(n0):
+        if not home[i] and not home[i + n0]:
+            where = "the exiles" if place[i] < 0 else t.name(place[i])
+            return f"{C.code(cards[i])} in {where} can never reach a foundation"
+    return None
+
+
+#: asked at the root only: at every position (in the fast core) it cost nine times the search's speed and
+#: settled one deal more in 200 at 100,000 positions (benchmarks/README.md, "Proofs of loss")
+SEARCH["root_dead_ends"] = (a_card_the_last_deal_cannot_bring_home,)
 
 
 # ----------------------------------------------------------------------------- the fast search core

@@ -20,6 +20,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, WASTE, Layout
+from replay.engine.proofs import proof_of_loss
 from replay.engine.registry import excuse, procedure, rule
 
 ID = "napoleons-square"
@@ -326,6 +327,7 @@ def _instances(t: Table) -> tuple[list[tuple[int, int, int]], int]:
 FOUNDATION_PLACE = -3
 
 
+@proof_of_loss("a card that can never come home")
 def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
     """Lost when some card can never reach a foundation, even in a game freed of all timing.
 

@@ -23,6 +23,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
+from replay.engine.proofs import proof_of_loss
 from replay.engine.registry import effect, procedure, rule
 
 ID = "printex-frame"
@@ -259,14 +260,17 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
 # ----------------------------------------------------------------------------- for the solver
 
 
+@proof_of_loss("a card the third laying-out cannot free")
 def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     """Lost when, in the third laying-out, some card can never reach a foundation.
 
     The common proof (:func:`replay.engine.proofs.a_card_the_last_pass_cannot_free`, whose docstring
     argues its soundness) told this game's facts: a card on a pile reaches the foundations its
     position gives (pf-8 to pf-12; all of them with the variant any-pile-after-third-deal, which
-    frees every pile in this pass); a card of the stock may land anywhere (a moved corner is refilled
-    from the deck, pf-13, pf-14), so it is taken to reach every foundation; cards are built on one
+    frees every pile in this pass); a card of the stock lands where the first deal of the laying-out
+    puts it when that deal is still to come (:func:`_lands_in_the_first_deal`), and may otherwise land
+    anywhere (a moved corner is refilled from the deck, pf-13, pf-14), so it is then taken to reach
+    every foundation; cards are built on one
     another only in the cztery-katy variant (pf-22), one rank up or down (in suit, by ruling).
     """
     from replay.engine.proofs import a_card_the_last_pass_cannot_free
@@ -280,14 +284,76 @@ def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
         return place is None or anywhere or reach[place][f]
 
     builds = g.options["builds"] if "cztery-katy" in g.variants else None
-    return a_card_the_last_pass_cannot_free(t, reaches, lambda j: None, builds)
+    return a_card_the_last_pass_cannot_free(t, reaches, _lands_in_the_first_deal(t), builds)
 
 
-#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the proof
-#: is asked at the root only; at every position of the third laying-out it pruned a third to a half of
-#: them but cost six times the search's speed (about 1.5 ms a position) and decided no more deals,
-#: at 1 s or at 2,000 positions (benchmarks/README.md)
-SEARCH = {"dead_ends": (a_card_the_third_layout_cannot_free,), "dead_ends_at_nodes": False}
+def _lands_in_the_first_deal(t: Table) -> Any:
+    """Where the ``j``-th next card of the stock will lie: before the first deal of a laying-out (round 0:
+    every pile was gathered, the deal is the only move) the cards go out in the order of the first deal
+    (pf-5, pf-6), so the first ``len(first)`` land where it says; the rest, and every card once play has
+    begun (a moved corner takes the next card, pf-13), are not known (None)."""
+    first = t.game.options["first_deal"]
+    if t.rounds:
+        return lambda j: None
+    return lambda j: first[j] if j < len(first) else None
+
+
+def _still_takes(t: Table, p: int, card: int) -> bool:
+    """Whether some foundation that pile ``p`` reaches (pf-8 … pf-12) may still take ``card``: one of its suit
+    whose top has not passed the card's rank in its direction (a foundation gives nothing back, pf-4)."""
+    g = t.game
+    reach = g.options["reach"][p]
+    rank, suit = C.rank_of(card), C.suit_of(card)
+    for f in g.foundations:
+        if reach[f] and t.fsuit[f] == suit:
+            pile = t.piles[f]
+            if not pile or (rank - C.rank_of(pile[-1])) * g.fdir[f] > 0:
+                return True
+    return False
+
+
+@proof_of_loss("a card on a side of the frame reaching no foundation that takes it, in the third laying-out")
+def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | None:
+    """Lost when, in the third laying-out, a card lies (or the first deal will lay it) on a side pile that
+    reaches no foundation which may still take it.
+
+    Soundness.  In the third laying-out nothing is gathered again (pf-20).  A card on a side pile (not a
+    corner) leaves it only for a foundation in the pile's row or column (pf-8 to pf-12: no building
+    without cztery-katy, nothing onto another pile), and a foundation takes a card only while its top has
+    not passed it (in suit, one way, pf-4, pf-16).  So a card on a side whose foundations of its suit have
+    passed it, or that reaches none of its suit, never goes home, and every card must.  Before the first
+    deal of the laying-out (round 0, every pile empty, the deal the only move) the stock's next cards go
+    to the places of the first deal in order (pf-5, pf-6): the same holds of the cards it lays on sides.
+    Disabled with the variant any-pile-after-third-deal (every pile reaches every foundation once the
+    deck is out, pf-21) and with cztery-katy (cards move between piles, pf-22); sound under every reading
+    of every ruling (they change the frame, the reach and the timing, all read here from the layout).
+    The fast core's kernel (``replay/fastcore/games/printex_frame.c``, ``lost``) is its twin, held equal
+    by tests/test_fastcore_printex_frame.py (``test_kernel_follows_the_engine_on_random_walks``).
+    """
+    g = t.game
+    if t.passes < PASSES or g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
+        return None
+    corners = g.options["corners"]
+    for p in g.by_role[TABLEAU]:
+        if p not in corners:
+            for card in t.piles[p]:
+                if not _still_takes(t, p, card):
+                    return f"{C.code(card)} on {t.name(p)} can never reach a foundation that takes it"
+    if not t.rounds:
+        stock = t.piles[g.stock]
+        for j, p in enumerate(g.options["first_deal"][:len(stock)]):
+            if p not in corners and not _still_takes(t, p, stock[-1 - j]):
+                return (f"{C.code(stock[-1 - j])} will be dealt onto {t.name(p)} and can never reach a "
+                        f"foundation that takes it")
+    return None
+
+
+#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the side
+#: cards' proof at every position (in the fast core too); the relaxation at the root only: at every
+#: position of the third laying-out it pruned a third to a half of them but cost six times the search's
+#: speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md)
+SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,),
+                          "root_dead_ends": (a_card_the_third_layout_cannot_free,)}
 
 
 # ----------------------------------------------------------------------------- for the solver: the fast core

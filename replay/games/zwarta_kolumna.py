@@ -25,6 +25,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
+from replay.engine.proofs import proof_of_loss
 from replay.engine.registry import effect, procedure, rule
 
 ID = "zwarta-kolumna"
@@ -362,6 +363,7 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
 # ----------------------------------------------------------------------------- for the solver
 
 
+@proof_of_loss("a card the third laying-out cannot free")
 def a_card_the_third_layout_cannot_free(t: Table) -> str | None:
     """Lost when, in the third laying-out, some card can never reach a foundation.
 

@@ -218,7 +218,7 @@ def analyse_positions(g: Positions, budget: Budget, advance: Callable[[int], Non
         nonlocal without_proofs
         if r.proof and not r.best_line:  # settled without search: search again, without the proof, for a line
             if without_proofs is None:
-                without_proofs = dataclasses.replace(profile_for(g.game), dead_ends=())
+                without_proofs = dataclasses.replace(profile_for(g.game), dead_ends=(), root_dead_ends=())
             r2 = solve(g.game, table=g.tables[k], budget=budget, profile=without_proofs, should_stop=should_stop)
             r.best_home, r.best_line = max(r.best_home, r2.best_home), r2.best_line
         p = pos[k]

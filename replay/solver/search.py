@@ -23,8 +23,10 @@ with :meth:`~replay.engine.game.Table.push`.  What it adds is search:
   provably loses nothing is made as the only child of its position.
 * **Proofs of loss without search** (sound, per game, a game's ``SEARCH['dead_ends']``): small tests
   that see a position cannot be won (a card that can never reach a foundation).  Asked at the root
-  (an answer there is ``unwinnable`` with the proof's reason in :attr:`Result.proof`) and at every
-  position the search enters (a lost position is not expanded: pruning it loses no win).
+  (an answer there is ``unwinnable`` with the proof's reason in :attr:`Result.proof` and its plain name
+  in :attr:`Result.proved_by`) and at every position the search enters (a lost position is not
+  expanded: pruning it loses no win).  An exhaustive search's ``unwinnable`` is ``proved_by``
+  ``"exhaustive search (…)"``, naming the reductions it used.
 * **Twin cards.**  A card is an integer (``rank * 4 + suit``) and the two copies of a card are the
   same integer, so positions that differ only by swapping twins have one key, and of two moves of
   twin cards to the same target the second leads to a position already seen and is not searched.
@@ -110,6 +112,9 @@ class Result:
     reductions: tuple[str, ...] = ()  #: the sound reductions this game's search used
     best_home: int = 0  #: the most cards on the foundations in any position the search reached
     proof: str | None = None  #: unwinnable without search: the reason a static proof of loss gave at the root
+    #: unwinnable: what settled it, in plain words: the proof of loss that answered at the root (its
+    #: :func:`proof_name`), or ``"exhaustive search (…)"`` with the reductions the search used
+    proved_by: str | None = None
     pruned: int = 0  #: positions the search entered and found lost by a static proof (not expanded)
     best_line: list[Move] = field(default_factory=list)  #: moves to the first position with ``best_home`` cards home
     core: str = "python"  #: which search ran: "c" (replay.fastcore) or "python"; the result is the same
@@ -119,6 +124,7 @@ class Result:
         return {"status": self.status, "moves": len(self.line), "nodes": self.nodes, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by,
                 "reductions": list(self.reductions), "best_home": self.best_home, "proof": self.proof,
+                "proved_by": self.proved_by,
                 "pruned": self.pruned, "core": self.core, "method": self.method}
 
 
@@ -146,6 +152,8 @@ class Profile:
     notes: tuple[str, ...] = ()
     dead_ends: tuple[Callable[[Table], str | None], ...] = ()
     dead_ends_at_nodes: bool = True
+    #: proofs of loss asked at the root only, after ``dead_ends`` (too slow to ask at every position)
+    root_dead_ends: tuple[Callable[[Table], str | None], ...] = ()
 
     def lost(self, t: Table) -> str | None:
         """The reason the first of the game's proofs of loss gives for ``t`` (None: none proves it lost)."""
@@ -154,6 +162,29 @@ class Profile:
             if why:
                 return why
         return None
+
+    def lost_by(self, t: Table) -> tuple[str, str] | None:
+        """``(the proof's plain name, its reason)`` of the first proof of loss (of those asked at the root:
+        ``dead_ends``, then ``root_dead_ends``) that settles ``t``, or None."""
+        for proof in (*self.dead_ends, *self.root_dead_ends):
+            why = proof(t)
+            if why:
+                return proof_name(proof), why
+        return None
+
+    def exhaustive(self) -> str:
+        """How an exhaustive search of this profile proves a loss, in plain words: ``exhaustive search``
+        and the reductions it used (a proof of loss asked at every position among them)."""
+        used = [n for n in self.notes if not n.startswith("proof of loss")]
+        if self.dead_ends and self.dead_ends_at_nodes:
+            used += [f"{proof_name(p)} at every position" for p in self.dead_ends]
+        return "exhaustive search" + (f" ({', '.join(used)})" if used else "")
+
+
+def proof_name(proof: Callable[..., Any]) -> str:
+    """A proof of loss's plain name: its ``plain_name`` (set by
+    :func:`replay.engine.proofs.proof_of_loss`), else its function name in words."""
+    return getattr(proof, "plain_name", None) or proof.__name__.replace("_", " ")
 
 
 def profile_for(game: Game) -> Profile:
@@ -166,7 +197,8 @@ def profile_for(game: Game) -> Profile:
     function ``(table, move) -> bool`` whose docstring gives the proof) and ``dead_ends`` (a
     sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
     when the position cannot be won; its docstring argues why it is sound) with
-    ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root), and
+    ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root),
+    ``root_dead_ends`` (more such proofs, asked at the root only: too slow for every position), and
     ``fast_core`` (a :class:`replay.engine.kernel.FastCore`: the game's C kernel, used by :func:`solve`).
     No ``SEARCH``: no reductions.
     """
@@ -174,7 +206,7 @@ def profile_for(game: Game) -> Profile:
 
     hints = getattr(module(game.id), "SEARCH", None) or {}
     unknown = set(hints) - {"interchangeable_tableau", "interchangeable_foundations", "rounds_matter_up_to",
-                            "safe_move", "dead_ends", "dead_ends_at_nodes", "fast_core"}
+                            "safe_move", "dead_ends", "dead_ends_at_nodes", "root_dead_ends", "fast_core"}
     if unknown:
         raise ValueError(f"{game.id}: unknown SEARCH hints {sorted(unknown)}")
     notes = []
@@ -199,11 +231,12 @@ def profile_for(game: Game) -> Profile:
     if safe is not None:
         notes.append(f"safe moves ({safe.__name__})")
     dead_ends = tuple(hints.get("dead_ends", ()))
-    for proof in dead_ends:
+    root_dead_ends = tuple(hints.get("root_dead_ends", ()))
+    for proof in (*dead_ends, *root_dead_ends):
         notes.append(f"proof of loss ({proof.__name__})")
     return Profile(same_tableau=same_tableau, same_foundations=same_foundations,
                    rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes), dead_ends=dead_ends,
-                   dead_ends_at_nodes=bool(hints.get("dead_ends_at_nodes", True)))
+                   dead_ends_at_nodes=bool(hints.get("dead_ends_at_nodes", True)), root_dead_ends=root_dead_ends)
 
 
 # ----------------------------------------------------------------------------- keys
@@ -374,11 +407,11 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
     root = table.copy()
     if root.is_won():
         return Result(WON, [], 0, 0.0, positions=1, reductions=profile.notes, best_home=root.cards_home())
-    if profile.dead_ends:
-        why = profile.lost(root)
-        if why:
+    if profile.dead_ends or profile.root_dead_ends:
+        settled = profile.lost_by(root)
+        if settled:
             return Result(UNWINNABLE, [], 0, time.perf_counter() - start, positions=1, reductions=profile.notes,
-                          best_home=root.cards_home(), proof=why)
+                          best_home=root.cards_home(), proof=settled[1], proved_by=settled[0])
     lost = profile.lost if profile.dead_ends and profile.dead_ends_at_nodes else None
     max_nodes = budget.nodes
     tick = _clock(start, budget.seconds, progress, should_stop)
@@ -389,7 +422,8 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
                 _check_won_line(table, found.line)
             return Result(found.status, found.line, found.nodes, time.perf_counter() - start, found.stopped_by,
                           found.positions, profile.notes, found.best_home, pruned=found.pruned,
-                          best_line=found.best_line, core="c")
+                          best_line=found.best_line, core="c",
+                          proved_by=profile.exhaustive() if found.status == UNWINNABLE else None)
     seen = {key(root)}
     stack = [_Frame(root, ordered_moves(game, root, profile))]
     line: list[Move] = []
@@ -436,7 +470,7 @@ def solve(game: Game, table: Table | None = None, *, deck: list[int] | None = No
         line.append(m)
     status = UNKNOWN if stopped else UNWINNABLE
     return Result(status, [], nodes, time.perf_counter() - start, stopped, len(seen), profile.notes, best,
-                  pruned=pruned, best_line=best_line)
+                  pruned=pruned, best_line=best_line, proved_by=None if stopped else profile.exhaustive())
 
 
 def _clock(start: float, seconds: float | None, progress: Progress | None,
@@ -505,5 +539,5 @@ def replay_line(game: Game, deck: list[int], moves: Iterable[Move]) -> Table:
     return t
 
 
-__all__ = ["Budget", "Result", "Profile", "solve", "profile_for", "position_key", "ordered_moves",
+__all__ = ["Budget", "Result", "Profile", "solve", "profile_for", "proof_name", "position_key", "ordered_moves",
            "replay_line", "WON", "UNWINNABLE", "UNKNOWN", "STATUSES", "DEFAULT_NODES", "Progress"]

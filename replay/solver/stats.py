@@ -123,6 +123,8 @@ def play_deal(form: Form, seed: int, nodes: int | None, seconds: float | None, g
     r = play(game, deck=deck, method=method, budget=Budget(nodes=nodes, seconds=seconds))
     out: dict[str, Any] = {"seed": seed, "status": r.status, "moves": len(r.line), "nodes": r.nodes,
                            "seconds": r.seconds, "home": r.best_home, "method": method}
+    if r.proved_by:  # which proof settled a deal proved lost (an exhaustive search names itself too)
+        out["proved_by"] = r.proved_by
     if greedy:
         t0 = time.perf_counter()
         g = play_greedy(game, deck)

@@ -367,4 +367,109 @@ static int frees(const fc_game *g, const fc_state *s, int src) {
     return 0;
 }
 
-const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, NULL, frees, beyond};
+/* mirrors a_card_the_last_deal_cannot_bring_home (SEARCH['root_dead_ends']; the kernel's lost, for a search
+ * that asks it at every position, as SEARCH['dead_ends'] would): the same
+ * least fixpoint of the same rules (its docstring argues them), so the same verdict; held equal by
+ * tests/test_fastcore_exiles.py (test_kernel_follows_the_engine_on_random_walks asks both at every step).
+ * Instances 0 .. n0-1 are the cards of the packets (deal order, bottom first) and of the exiles; n0 + i is
+ * the twin of i, tucked under the packet of its number.  above[i] is the range [alo, ahi) of instances. */
+static int lost(const fc_game *g, const fc_state *s) {
+    if (s->passes < g->opt[O_PASSES] || fc_len(s, g->stock)) return 0;
+    const int np = np_(g), spread = g->opt[O_SPREAD], exiles = g->opt[O_EXILES], nf = g->nfound;
+    int card[2 * FC_CARDS], place[2 * FC_CARDS], alo[2 * FC_CARDS], ahi[2 * FC_CARDS];
+    int first[FC_MAXC + 2];  /* the originals of packet k: first[k] .. first[k + 1] (k = np: the exiles) */
+    int n0 = 0;
+
+    for (int k = 0; k <= np; k++) {
+        int c = k < np ? packet(g, k) : exiles, len = fc_len(s, c);
+
+        first[k] = n0;
+        for (int h = 0; h < len; h++, n0++) {
+            card[n0] = fc_at(s, c, h);
+            place[n0] = k < np ? c : -1;
+            alo[n0] = c == spread ? n0 : n0 + 1;
+            ahi[n0] = c == spread ? n0 : first[k] + len;
+        }
+    }
+    first[np + 1] = n0;
+    if (!n0) return 0;
+    for (int i = 0; i < n0; i++) {
+        int k = value_of(card[i]) - 1;
+        card[n0 + i] = card[i];
+        place[n0 + i] = packet(g, k);
+        alo[n0 + i] = first[k];
+        ahi[n0 + i] = first[k + 1];
+    }
+    const int n = 2 * n0, both = g->opt[O_REVERSAL] == REV_BOTH;
+    uint8_t top[FC_MAXC][4][13], empty[FC_MAXC];
+    memset(top, 0, sizeof top);
+    for (int k = 0; k < nf; k++) {
+        int f = g->found[k], t = fc_top(s, f);
+        empty[k] = t < 0;
+        if (t >= 0) top[k][s->fsuit[f]][fc_rank(t)] = 1;
+    }
+    uint8_t exposed[2 * FC_CARDS] = {0}, home[2 * FC_CARDS] = {0}, leaves[2 * FC_CARDS] = {0},
+            tucked[2 * FC_CARDS] = {0}, reached[FC_MAXC] = {0};
+    if (chain_of(s) >= 0) reached[chain_of(s)] = 1;
+    int space = 0;
+    for (int k = 0; k < np; k++) space |= !fc_len(s, packet(g, k));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = n - 1; i >= 0; i--) {  /* top cards first: what leaves exposes the card beneath at once */
+            if (!exposed[i]) {
+                if (i >= n0 && !tucked[i - n0]) continue;
+                int all = 1;
+                for (int j = alo[i]; j < ahi[i] && all; j++) all = leaves[j];
+                if (!all) continue;
+                exposed[i] = changed = 1;
+            }
+            int r = fc_rank(card[i]), su = fc_suit(card[i]);
+            for (int k = 0; k < nf; k++) {
+                int f = g->found[k], q = r - g->fdir[f];
+                if (s->fsuit[f] >= 0 && s->fsuit[f] != su) continue;
+                if ((empty[k] && r == g->fbase[f] && (s->fsuit[f] < 0 || s->fsuit[f] == su)) ||
+                    (q >= 0 && q < 13 && top[k][su][q])) {
+                    if (!top[k][su][r]) top[k][su][r] = changed = 1;
+                    if (!home[i]) home[i] = changed = 1;
+                }
+            }
+            int travels = place[i] < 0 || reached[place[i]];
+            if (travels && i < n0 && !tucked[i]) {
+                tucked[i] = changed = 1;
+                reached[packet(g, value_of(card[i]) - 1)] = 1;
+            }
+            if (!leaves[i] && (home[i] || travels || space)) leaves[i] = changed = 1;
+        }
+        for (int a = 0; a < nf; a++)
+            for (int b = 0; b < nf; b++) {
+                int fa = g->found[a], fb = g->found[b];
+                if (g->fdir[fa] == g->fdir[fb] || (!both && g->fdir[fa] < 0)) continue;
+                for (int su = 0; su < 4; su++) {
+                    if (s->fsuit[fa] >= 0 && s->fsuit[fa] != su) continue;
+                    for (int x = 0; x < 13; x++) {
+                        int q = x - g->fdir[fb];
+                        if (!top[a][su][x] || q < 0 || q >= 13 || !top[b][su][q]) continue;
+                        if (!top[b][su][x]) top[b][su][x] = changed = 1;
+                        if (x == g->fbase[fa]) {
+                            if (!empty[a]) empty[a] = changed = 1;
+                        } else if (!top[a][su][x - g->fdir[fa]]) {
+                            top[a][su][x - g->fdir[fa]] = changed = 1;
+                        }
+                    }
+                }
+            }
+        if (!space)
+            for (int k = 0; k < np && !space; k++) {
+                if (first[k] == first[k + 1]) continue;
+                int all = 1;
+                for (int j = first[k]; j < first[k + 1] && all; j++) all = leaves[j];
+                if (all) space = changed = 1;
+            }
+    }
+
+    for (int i = 0; i < n0; i++)
+        if (!home[i] && !home[n0 + i]) return 1;
+    return 0;
+}
+
+const fc_kernel fc_kernel_exiles = {"exiles", legal, apply, NULL, lost, frees, beyond};

@@ -155,4 +155,37 @@ static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
     }
 }
 
-const fc_kernel fc_kernel_printex_frame = {"printex-frame", legal, apply, NULL, NULL, frees};
+/* mirrors _still_takes: some foundation pile p reaches (options["reach"]) may still take card: of its suit,
+ * empty or its top not past the card's rank in its direction */
+static int still_takes(const fc_game *g, const fc_state *s, int p, int card) {
+    for (int k = 0; k < g->nfound; k++) {
+        int f = g->found[k];
+        if (!((flags(g)[p] >> (1 + k)) & 1) || s->fsuit[f] != fc_suit(card)) continue;
+        int top = fc_top(s, f);
+        if (top < 0 || (fc_rank(card) - fc_rank(top)) * g->fdir[f] > 0) return 1;
+    }
+    return 0;
+}
+
+/* mirrors a_side_card_of_the_third_layout_reaches_no_foundation (SEARCH['dead_ends'], asked at every
+ * position): a card on a side pile, or laid on one by the first deal still to come, in the third
+ * laying-out, that no foundation its pile reaches may still take; held equal by
+ * tests/test_fastcore_printex_frame.py (test_kernel_follows_the_engine_on_random_walks) */
+static int lost(const fc_game *g, const fc_state *s) {
+    if (s->passes < g->opt[O_PASSES] || g->opt[O_ANY_PILE] || g->opt[O_CZTERY]) return 0;
+    for (int p = 0; p < g->n; p++) {
+        if (g->role[p] != FC_TABLEAU || is_corner(g, p)) continue;
+        for (int h = 0; h < fc_len(s, p); h++)
+            if (!still_takes(g, s, p, fc_at(s, p, h))) return 1;
+    }
+    if (!s->rounds) {
+        int len = fc_len(s, g->stock);
+        for (int j = 0; j < n_first(g) && j < len; j++) {
+            int p = first_deal(g)[j];
+            if (!is_corner(g, p) && !still_takes(g, s, p, fc_at(s, g->stock, len - 1 - j))) return 1;
+        }
+    }
+    return 0;
+}
+
+const fc_kernel fc_kernel_printex_frame = {"printex-frame", legal, apply, NULL, lost, frees};

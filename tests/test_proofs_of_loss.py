@@ -1,0 +1,154 @@
+"""Every game's proofs of loss against what the searches know (the checks: tests/proof_checks.py).
+
+(a) A proof never calls lost a deal some search has won, nor any position of its winning line: a sample
+of the won deals of data/stats/results.json here, every one of them in benchmarks/proofs_of_loss.py.
+(b) On small positions cut down from real deals, whenever a proof says lost, exhaustive search finds no
+win; the proofs must also decide some of the lost ones, and some positions must be won, so that the
+comparison could fail.  (c) Each check catches a proof broken on purpose.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from replay.engine import cards as C
+from replay.games import create
+from replay.games import exiles as EX
+from replay.games import printex_frame as PF
+from replay.solver.search import profile_for
+from tests.proof_checks import (before_the_end, check_against_search, check_won_lines, end_positions, proofs_of,
+                                in_the_last_pass_with, walk_to, won_deals)
+
+#: won deals asked per form (the first ones of the data file)
+SAMPLE = 1
+
+
+@pytest.mark.parametrize("label, game, seeds", [pytest.param(*w, id=w[0]) for w in won_deals()
+                                                if proofs_of(w[1])])
+def test_no_proof_fires_on_a_won_deal_or_its_winning_line(label, game, seeds):
+    found = None
+    for seed in seeds[:3]:  # the player may have changed since the data file was made: the next won deal
+        found = check_won_lines(label, game, [seed], out=found)
+        if found.deals >= SAMPLE:
+            break
+    assert not found.fired, found.fired
+    assert found.deals >= 1 and found.positions > found.deals, found
+
+
+def test_every_won_deal_is_proved_nothing_at_the_root():
+    """The cheap half of (a), for every won deal of the data file: no proof fires on the deal itself."""
+    asked = 0
+    for label, game, seeds in won_deals():
+        proofs = proofs_of(game)
+        for seed in seeds:
+            t = game.new_table(game.deck_from_seed(seed))
+            for proof in proofs:
+                assert not proof(t), f"{label} seed {seed}: {proof.__name__}"
+                asked += 1
+    assert asked > 500
+
+
+def _printex_end_game(game, rng: random.Random, piles: int = 3, in_the_stock: bool = False):
+    """A position of the third laying-out near the end, from a real deal's cards: each suit's ace foundation
+    built up and its king foundation built down to random heights, the cards left on ``piles`` random
+    piles and the stock (or, ``in_the_stock``, all in the stock before the first deal of the laying-out)."""
+    t = game.new_table(game.deck_from_seed(rng.randrange(1, 10_000)))
+    for i, role in enumerate(game.roles):
+        if role != "foundation":
+            t.piles[i] = []
+    rest = []
+    for f in game.foundations:
+        suit, up = t.fsuit[f], game.fdir[f] > 0
+        height = rng.choice((10, 11, 12, 13, 13, 13, 13, 13, 13, 13))
+        ranks = range(height) if up else range(12, 12 - height, -1)
+        t.piles[f] = [C.make(r, suit) for r in ranks]
+        rest += [C.make(r, suit) for r in range(13) if r not in ranks]
+    rng.shuffle(rest)
+    tableau = game.by_role["tableau"]
+    places = [game.stock] if in_the_stock else [tableau[i] for i in rng.sample(range(len(tableau)), piles)] + [game.stock]
+    for card in rest:
+        t.piles[rng.choice(places)].append(card)
+    t.passes, t.rounds = game.setup.max_passes, 0 if in_the_stock else 1
+    return t
+
+
+@pytest.mark.parametrize("variants, rulings", [((), {}), ((), {"frame": "rect-16"}),
+                                               ((), {"foundation-arrangement": "suit-columns"})])
+def test_printex_frame_proofs_agree_with_exhaustive_search(variants, rulings):
+    game = create(PF.ID, variants, rulings)
+    rng = random.Random(29)
+    positions = [_printex_end_game(game, rng, in_the_stock=i % 3 == 0) for i in range(120)]
+    for proof in proofs_of(game):
+        found = check_against_search(game, positions, (proof,))
+        assert not found.wrong, found.wrong
+        assert found.won >= 5 and found.decided >= 3, (proof.__name__, found)
+
+
+def test_the_side_cards_proof_waits_for_the_third_layout_and_its_variants():
+    rng = random.Random(5)
+    for variants in ((), ("any-pile-after-third-deal",), ("cztery-katy",)):
+        game = create(PF.ID, variants)
+        fired = 0
+        for _ in range(30):
+            t = _printex_end_game(game, rng)
+            fired += bool(PF.a_side_card_of_the_third_layout_reaches_no_foundation(t))
+            t.passes = 2
+            assert PF.a_side_card_of_the_third_layout_reaches_no_foundation(t) is None
+        assert bool(fired) == (not variants)
+
+
+@pytest.mark.parametrize("rulings", [{}, {"foundations": "eight-aces"}, {"thirteenth-packet": "spread"}])
+def test_exiles_proof_agrees_with_exhaustive_search(rulings):
+    """Positions of real deals a few moves before a random game of them ends (most are lost, some won), and
+    real deals' last passes with most cards taken home (won, most of them)."""
+    game = create(EX.ID, rulings=rulings)
+    positions = [*before_the_end(game, range(1, 60), back=(1, 25)), *end_positions(game, range(1, 15), (12, 30))]
+    found = check_against_search(game, positions, nodes=50_000)
+    assert not found.wrong, found.wrong
+    assert found.won >= 5 and found.lost >= 20 and found.decided >= 1, found
+
+
+def test_the_checks_catch_a_broken_proof():
+    """(c) A proof that calls lost what it should not is caught by both checks."""
+    def always(t):
+        return "broken on purpose"
+
+    def ignores_spaces(t):  # the exiles proof with every packet taken to block its cards for ever
+        return EX.a_card_the_last_deal_cannot_bring_home(t) or (
+            "a packet" if t.passes >= t.game.setup.max_passes and not t.piles[t.game.stock] else None)
+
+    label, game, seeds = next(w for w in won_deals() if w[1].id == EX.ID)
+    assert check_won_lines(label, game, seeds[:1], (always,)).fired
+    assert check_won_lines(label, game, seeds[:1], (ignores_spaces,)).fired
+    positions = list(end_positions(game, range(1, 20), cards_left=(12, 30)))
+    assert check_against_search(game, positions, (ignores_spaces,)).wrong
+
+
+def test_a_walk_into_the_last_pass_stops_there():
+    game = create(EX.ID)
+    t = walk_to(game, 3, in_the_last_pass_with(game, 104))
+    assert t is not None and t.passes == game.setup.max_passes and not t.piles[game.stock]
+    assert profile_for(game).root_dead_ends == (EX.a_card_the_last_deal_cannot_bring_home,)
+
+
+def test_the_verdict_names_the_proof_that_settled_it():
+    """A proof at the root names itself; an exhaustive search names itself and its reductions, through the
+    portfolio too (replay.solver.nested.play), and in the result's plain data."""
+    from replay.solver.nested import play
+    from replay.solver.search import UNWINNABLE, Budget, solve
+
+    game = create("napoleons-square")
+    r = play(game, deck=game.deck_from_seed(28), budget=Budget(nodes=10))
+    assert r.status == UNWINNABLE and r.proved_by == "a card that can never come home" and r.proof
+    game = create(PF.ID)
+    for seed in range(1, 40):
+        r = play(game, deck=game.deck_from_seed(seed), budget=Budget(nodes=100_000))
+        if r.status == UNWINNABLE:
+            break
+    assert r.status == UNWINNABLE and r.proof is None and r.method == "portfolio"
+    assert r.proved_by == ("exhaustive search (a card on a side of the frame reaching no foundation that takes it, "
+                           "in the third laying-out at every position)")
+    assert r.as_dict()["proved_by"] == r.proved_by
+    assert solve(game, deck=game.deck_from_seed(seed), budget=Budget(nodes=5)).proved_by is None  # unknown
