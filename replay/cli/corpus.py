@@ -9,10 +9,19 @@ corpus_app = typer.Typer(help="Check, lock and export the corpus of source texts
 
 @corpus_app.command("check")
 def corpus_check() -> None:
-    """Validate the whole corpus: one line per problem; exit 0 when sound, 1 otherwise."""
-    from replay.corpus.checks import check_corpus
+    """Validate the whole corpus: one line per problem; exit 0 when sound, 1 otherwise.
+
+    Then, on a sound corpus, that every reading a log may select is played (replay.games.played)."""
+    from replay.corpus.checks import check_corpus, unplayed_problems
 
     problems = check_corpus()
+    if not problems:
+        from replay.corpus.edition import edition_of
+        from replay.corpus.loader import load
+        from replay.games.played import unplayed_readings
+
+        corpus = load()
+        problems = unplayed_problems(corpus, unplayed_readings(edition_of(corpus)))
     for p in problems:
         typer.echo(str(p))
     if problems:

@@ -212,6 +212,11 @@ class Reading(Strict):
     selectable: bool = Field(
         True, description="False for a reading recorded for completeness that no log can select (say why in detail)."
     )
+    plays_as_default: str | None = Field(
+        None, min_length=1,
+        description="Why a ruling's reading is kept although random walks of every form find it playing as the "
+        "default does (`replay corpus check` asks for this; e.g. where it differs only with another ruling's reading).",
+    )
 
 
 AmbiguityCategory = Literal[
