@@ -230,6 +230,19 @@ def test_a_clause_with_an_english_witness_shows_it_beside_the_translation_with_i
     assert "not verified" in unverified and "clause-witness\"" not in unverified
 
 
+def test_a_relative_witness_is_said_to_differ_not_to_be_departed_from() -> None:
+    """Leoni's Own is cited for comparison: the Russian did not translate it, so it does not 'depart from the English'."""
+    from replay.site.data import SiteData
+    from replay.site.games import game_page
+
+    d = SiteData.collect()
+    md = game_page(d, "exiles")
+    block = md[md.index("### ex-13 "):]
+    note = next(ln for ln in block.splitlines() if "Leoni’s Own (Wikipedia; gamerules.com)" in ln)
+    assert "**Where our text differs:**" in note and "Departs from the English" not in note
+    assert "English Wikipedia, the article as read on 2026-12-01 (revision not recorded), “Leoni's Own”" in note
+
+
 def test_glossary_words_are_marked_only_in_the_clauses_the_glossary_lists() -> None:
     """pf-5's "cztery kąty" are four corner cards, not the variant: the variant's tooltip stays off it."""
     from replay.site.data import SiteData

@@ -309,6 +309,18 @@ class WitnessSource(Strict):
         description="The copy the quotations were copied from (a transcription is named as such)."
     )
     also: list[str] = Field(default_factory=list, description="Other copies consulted.")
+    terms: str = Field(
+        min_length=1,
+        description="What the quoted text is and on what terms it is quoted: its licence or status (public domain, "
+        "CC BY-SA 4.0, none stated), and whose copy was read (corpus/LICENSE §3).",
+    )
+    read: str | None = Field(
+        None, pattern=r"^\d{4}-\d{2}-\d{2}$",
+        description="The day the copy was read (ISO 8601), for a text that changes (a wiki article, a web page).",
+    )
+    revision: str | None = Field(
+        None, min_length=1, description="The revision read, for a versioned text (a wiki article), or why it is not known."
+    )
 
 
 class Passage(Strict):
