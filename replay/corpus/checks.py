@@ -383,5 +383,11 @@ def _changes(c: Corpus) -> list[Problem]:
     accounted for version by version (:func:`replay.corpus.history.problems`)."""
     from replay.corpus.history import problems
 
-    return [Problem("changes.yaml", "", p) for p in problems(c)]
+    out = [Problem("changes.yaml", "", p) for p in problems(c)]
+    known = set(c.texts) | set(c.clauses) | set(c.ambiguities)
+    for v in c.changes.versions if c.changes else ():
+        for r in v.apparatus:
+            out += [Problem("changes.yaml", v.version, f"apparatus {r.subject!r} cites {x!r}, which is no text, clause "
+                            "or register entry") for x in r.cites if x not in known]
+    return out
 

@@ -470,6 +470,18 @@ class Change(Strict):
         return self
 
 
+class Reversal(Strict):
+    """A claim of the apparatus withdrawn or corrected in a version: no verdict on a log changes, but what the
+    edition says does, and a reader who cited the older version must be able to find what was said then."""
+
+    subject: str = Field(min_length=1, description="What the claim is about, e.g. \"text 000, the lost figure\".")
+    cites: list[str] = Field(default_factory=list, description="IDs where it stands now: texts, clauses, entries.")
+    before: str = Field(min_length=1, description="What the older version said.")
+    now: str = Field(min_length=1, description="What this version says instead.")
+    commit: Commit | None = Field(None, description="The commit that made the change, where known.")
+    reason: str = Field(min_length=1, description="Why, in a sentence or two.")
+
+
 class Release(Strict):
     """One version of the archive and the changes it made."""
 
@@ -477,6 +489,8 @@ class Release(Strict):
     date: str | None = Field(None, description="When it was released (ISO 8601); none while unreleased.")
     summary: str
     changes: list[Change] = Field(min_length=1)
+    apparatus: list[Reversal] = Field(
+        default_factory=list, description="Claims of the apparatus withdrawn or corrected (they change no verdict).")
 
 
 class ChangesFile(Strict):
