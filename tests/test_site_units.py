@@ -293,6 +293,7 @@ def test_a_site_without_a_corpus_says_so_in_one_line(tmp_path):
 
 
 def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
+    from replay.corpus.licence import release_date
     from replay.site.about import cite_line
     from replay.site.data import SiteData
 
@@ -305,6 +306,23 @@ def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
     assert "<https://rules.example/replay/games/zwarta-kolumna/#zk-8>" in with_url
     assert "no public address" not in with_url
     assert f"version {d.facts.version}" in with_url and d.facts.date in with_url
+    assert d.facts.commit and f"commit {d.facts.commit}" in with_url and f"commit {d.facts.commit}" in without
+    released = release_date(d.corpus, d.facts.version)
+    assert (f"(released {released};" if released else "(not yet released;") in without
+
+
+def test_the_citation_file_dates_a_released_version_as_the_record_does() -> None:
+    """CITATION.cff's date-released is the release's day in corpus/changes.yaml (CHANGES.md's heading), and a
+    version not yet released has none: a scholar cites a version that exists."""
+    from replay.corpus.loader import load
+
+    from replay.corpus.licence import release_date
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    released = release_date(load(), str(cff["version"]))
+    assert (str(cff["date-released"]) if "date-released" in cff else None) == released
+    heading = f"## {cff['version']} ({released})" if released else f"## {cff['version']} (unreleased)"
+    assert heading in (ROOT / "CHANGES.md").read_text(encoding="utf-8")
 
 
 def test_the_citation_file_names_this_version_and_both_licences() -> None:
