@@ -308,7 +308,7 @@ def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
     assert f"version {d.facts.version}" in with_url and d.facts.date in with_url
     assert d.facts.commit and f"commit {d.facts.commit}" in with_url and f"commit {d.facts.commit}" in without
     released = release_date(d.corpus, d.facts.version)
-    assert (f"(released {released};" if released else "(not yet released;") in without
+    assert (f"; released {released})" if released else "; not yet released)") in without
 
 
 def test_the_citation_file_dates_a_released_version_as_the_record_does() -> None:

@@ -16,11 +16,16 @@ from replay.engine.errors import CorpusError
 class Unplayed(Protocol):
     """A finding of :func:`replay.games.played.unplayed_readings` (the corpus layer never imports the games)."""
 
-    game: str
-    ruling: str
-    reading: str
-    ambiguity: str
-    why: str
+    @property
+    def game(self) -> str: ...
+    @property
+    def ruling(self) -> str: ...
+    @property
+    def reading(self) -> str: ...
+    @property
+    def ambiguity(self) -> str: ...
+    @property
+    def why(self) -> str: ...
 
 _WORD = re.compile(r"\w")
 

@@ -27,9 +27,9 @@ SITE_TITLE = "replay: an archive of old patience rules"
 
 
 def version_text(f: EditionFacts) -> str:
-    """``version 0.2.0 (released 2026-12-01; commit 88fcce8 of 2026-12-01)``: the version as ``corpus/changes.yaml``
-    records it (released on a day, or not yet), and the commit the site was built from, which pins the state cited
-    (a build after a release carries the release's number and a later commit)."""
+    """``version 0.2.0 (2026-12-01, commit 88fcce8; released 2026-12-01)``: the day and the commit the site was built
+    from, which pin the state cited (a build after a release carries the release's number and a later commit), and
+    the version as ``corpus/changes.yaml`` records it, released on a day or not yet."""
     from replay.corpus.licence import release_date
     from replay.corpus.loader import default_corpus
     from replay.engine.errors import CorpusError
@@ -39,9 +39,8 @@ def version_text(f: EditionFacts) -> str:
     except CorpusError:  # no corpus to read the record from: the line says "not yet released", never fails
         released = None
     state = f"released {released}" if released else "not yet released"
-    commit = (f"commit {f.commit}{' with local changes' if f.dirty else ''} of {f.date}" if f.commit
-              else f"commit not recorded, built {f.date}")
-    return f"version {f.version} ({state}; {commit})"
+    commit = f"commit {f.commit}{' with local changes' if f.dirty else ''}" if f.commit else "commit not recorded"
+    return f"version {f.version} ({f.date}, {commit}; {state})"
 
 
 def footer(f: EditionFacts) -> str:
