@@ -158,3 +158,20 @@ def test_changes_md_is_written_from_the_record():
     text = CHANGES_FILE.read_text(encoding="utf-8")
     assert "## 0.2.0" in text and "`aces-and-kings` → `withdrawn-first`" in text
     assert "new ruling `base-timing`" in text and "The rulings of the first edition (24)" in text
+
+
+def test_the_apparatus_reversals_are_listed_with_their_version_and_an_unknown_citation_is_an_error(tmp_path):
+    """CHANGES.md lists, beside the rule changes, what the apparatus withdrew or corrected (the lost figure of 000,
+    Leoni's Own, Babette, the correction at 822), each with what it said before and what stands now."""
+    text = CHANGES_FILE.read_text(encoding="utf-8")
+    v020 = text[text.index("## 0.2.0"):text.index("## 0.1.0")]
+    assert "The apparatus corrected in 0.2.0 (4):" in v020
+    for subject in ("Text 000, provenance: the lost figure", "Text 003, provenance: the exiles game",
+                    "The “garden” game", "the correction at offset 822"):
+        line = next(ln for ln in v020.splitlines() if subject in ln)
+        assert "Before:" in line and "Now:" in line and "(commit " in line
+    root = copy_corpus(tmp_path)
+    edit_yaml(root / "changes.yaml", lambda d: d["versions"][-1]["apparatus"][0]["cites"].append("pf-99"))
+    messages = [p.message for p in check_corpus(root) if p.file == "changes.yaml"]
+    assert messages == ["apparatus 'Text 000, provenance: the lost figure' cites 'pf-99', which is no text, clause or "
+                        "register entry"]

@@ -105,7 +105,7 @@ def test_a_text_and_a_game_added_by_the_guide_pass_every_check_and_build(tmp_pat
             continue
         take(copy, title, body)
     assert commands, "the guide has no block titled regenerate"
-    assert len(if_a_ruling) == 2, if_a_ruling
+    assert len(if_a_ruling) == 3, if_a_ruling
     env = {**os.environ, "PYTHONPATH": str(copy), "REPLAY_CORPUS": str(copy / "corpus"),
            "REPLAY_CACHE_DIR": str(tmp_path / "cache"), "NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
     env.pop("REPLAY_NO_FASTCORE", None)
@@ -133,17 +133,21 @@ def test_a_text_and_a_game_added_by_the_guide_pass_every_check_and_build(tmp_pat
     assert 'data-game="mala-kolumna"' in (site / "play" / "mala-kolumna" / "index.html").read_text(encoding="utf-8")
     coverage = (copy / "data" / "coverage.json").read_text(encoding="utf-8")
     assert '"mk-4"' in coverage
-    # had the entry been a ruling: corpus check says what the guide quotes until corpus/changes.yaml records it
+    # had the entry been a ruling: corpus check says what the guide quotes until corpus/changes.yaml records it,
+    # and again until the module plays its readings
     check = next(c for c in commands if c.endswith("corpus check"))
-    (register, register_body), (record, record_body) = if_a_ruling
-    take(copy, register, register_body)
-    r = run(check)
-    assert r.returncode == 1 and r.stdout.strip(), (r.stdout, r.stderr)
-    for line in r.stdout.splitlines():
-        assert f"\n{line}\n" in GUIDE.read_text(encoding="utf-8"), f"the guide does not quote {line!r}"
-    take(copy, record, record_body)
+    (register, register_body), (record, record_body), (module, module_body) = if_a_ruling
+    for title, body in ((register, register_body), (record, record_body)):
+        take(copy, title, body)
+        r = run(check)
+        assert r.returncode == 1 and r.stdout.strip(), (r.stdout, r.stderr)
+        for line in r.stdout.splitlines():
+            assert f"\n{line}\n" in GUIDE.read_text(encoding="utf-8"), f"the guide does not quote {line!r}"
+    take(copy, module, module_body)
     r = run(check)
     assert r.returncode == 0 and r.stdout.strip() == "corpus is sound", (r.stdout, r.stderr)
+    r = run(".venv/bin/replay deal mala-kolumna --seed 3 --ruling aces=taken-out-first")
+    assert r.returncode == 0 and '"aces": "taken-out-first"' in r.stdout, (r.stdout, r.stderr)
     r = run(".venv/bin/python -m replay.site.changes")
     assert r.returncode == 0, r.stderr
     assert "new ruling `aces` (`amb-mk-aces`)" in (copy / "CHANGES.md").read_text(encoding="utf-8")

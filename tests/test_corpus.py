@@ -12,6 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+import replay
 from replay.cli import app
 from replay.corpus.checks import check_corpus
 from replay.corpus.loader import corpus_dir, load
@@ -178,6 +179,34 @@ def test_a_yaml_syntax_error_is_one_clear_line(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["corpus", "check"])
     assert result.exit_code == 1
     assert "pl.yaml" in result.output and "YAML" in result.output and "Traceback" not in result.output
+
+
+def test_the_tei_header_names_the_edition_cited_and_what_may_be_done_with_each_part(corpus, tmp_path):
+    """A scholar cites a state that exists: edition[@n] the version (released, or not yet) and the commit; the
+    availability the apparatus's licence (with its legal code) and the source text's status from corpus/LICENSE."""
+    from replay.corpus.licence import licence_text, release_date, source_status
+    from replay.corpus.tei import Stamp
+
+    ns = {"tei": TEI_NS}
+    result = CliRunner().invoke(app, ["corpus", "export", "--format", "tei", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for tid in corpus.texts:
+        header = ET.parse(tmp_path / f"{tid}.tei.xml").getroot().find("tei:teiHeader", ns)
+        edition = header.find("tei:fileDesc/tei:editionStmt/tei:edition", ns)
+        assert edition.get("n") == replay.__version__
+        commit = edition.find("tei:idno[@type='git-commit']", ns)
+        assert commit is not None and re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", commit.text or ""), commit
+        released = release_date(corpus, replay.__version__)
+        assert (f"released {released}" if released else "not yet released") in "".join(edition.itertext())
+        licences = header.findall("tei:fileDesc/tei:publicationStmt/tei:availability/tei:licence", ns)
+        assert licences[0].get("target") == "https://creativecommons.org/licenses/by/4.0/legalcode"
+        assert source_status(licence_text(corpus), tid) in licences[1].text
+        assert "CC BY-SA 4.0" in licences[2].text
+        # publicationStmt holds either paragraphs or publication parts, never both (TEI P5)
+        assert header.find("tei:fileDesc/tei:publicationStmt/tei:p", ns) is None
+    doc = tei_document(corpus, "001", Stamp("9.9.9", None, "2030-01-01")).getroot()
+    edition = doc.find(".//tei:editionStmt/tei:edition", ns)
+    assert edition.get("n") == "9.9.9" and "not yet released; commit not recorded, built" in "".join(edition.itertext())
 
 
 def test_export_command_writes_one_document_per_text(tmp_path):

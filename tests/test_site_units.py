@@ -230,6 +230,19 @@ def test_a_clause_with_an_english_witness_shows_it_beside_the_translation_with_i
     assert "not verified" in unverified and "clause-witness\"" not in unverified
 
 
+def test_a_relative_witness_is_said_to_differ_not_to_be_departed_from() -> None:
+    """Leoni's Own is cited for comparison: the Russian did not translate it, so it does not 'depart from the English'."""
+    from replay.site.data import SiteData
+    from replay.site.games import game_page
+
+    d = SiteData.collect()
+    md = game_page(d, "exiles")
+    block = md[md.index("### ex-13 "):]
+    note = next(ln for ln in block.splitlines() if "Leoni’s Own (Wikipedia; gamerules.com)" in ln)
+    assert "**Where our text differs:**" in note and "Departs from the English" not in note
+    assert "English Wikipedia, the article as read on 2026-12-01 (revision not recorded), “Leoni's Own”" in note
+
+
 def test_glossary_words_are_marked_only_in_the_clauses_the_glossary_lists() -> None:
     """pf-5's "cztery kąty" are four corner cards, not the variant: the variant's tooltip stays off it."""
     from replay.site.data import SiteData
@@ -280,6 +293,7 @@ def test_a_site_without_a_corpus_says_so_in_one_line(tmp_path):
 
 
 def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
+    from replay.corpus.licence import release_date
     from replay.site.about import cite_line
     from replay.site.data import SiteData
 
@@ -292,6 +306,23 @@ def test_a_clause_citation_carries_its_url_only_when_the_site_has_one() -> None:
     assert "<https://rules.example/replay/games/zwarta-kolumna/#zk-8>" in with_url
     assert "no public address" not in with_url
     assert f"version {d.facts.version}" in with_url and d.facts.date in with_url
+    assert d.facts.commit and f"commit {d.facts.commit}" in with_url and f"commit {d.facts.commit}" in without
+    released = release_date(d.corpus, d.facts.version)
+    assert (f"; released {released})" if released else "; not yet released)") in without
+
+
+def test_the_citation_file_dates_a_released_version_as_the_record_does() -> None:
+    """CITATION.cff's date-released is the release's day in corpus/changes.yaml (CHANGES.md's heading), and a
+    version not yet released has none: a scholar cites a version that exists."""
+    from replay.corpus.loader import load
+
+    from replay.corpus.licence import release_date
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    released = release_date(load(), str(cff["version"]))
+    assert (str(cff["date-released"]) if "date-released" in cff else None) == released
+    heading = f"## {cff['version']} ({released})" if released else f"## {cff['version']} (unreleased)"
+    assert heading in (ROOT / "CHANGES.md").read_text(encoding="utf-8")
 
 
 def test_the_citation_file_names_this_version_and_both_licences() -> None:

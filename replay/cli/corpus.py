@@ -9,10 +9,20 @@ corpus_app = typer.Typer(help="Check, lock and export the corpus of source texts
 
 @corpus_app.command("check")
 def corpus_check() -> None:
-    """Validate the whole corpus: one line per problem; exit 0 when sound, 1 otherwise."""
-    from replay.corpus.checks import check_corpus
+    """Validate the whole corpus: one line per problem; exit 0 when sound, 1 otherwise.
+
+    On a sound corpus it then checks that every reading a log may select is played: read by a rule of its game,
+    and playing otherwise than the default on random walks (replay/games/played.py)."""
+    from replay.corpus.checks import check_corpus, unplayed_problems
 
     problems = check_corpus()
+    if not problems:
+        from replay.corpus.edition import edition_of
+        from replay.corpus.loader import load
+        from replay.games.played import unplayed_readings
+
+        corpus = load()
+        problems = unplayed_problems(corpus, unplayed_readings(edition_of(corpus)))
     for p in problems:
         typer.echo(str(p))
     if problems:
@@ -48,9 +58,13 @@ def corpus_export(
     """Export the corpus: one TEI P5 document per text (clauses as seg, OCR repairs as sic/corr, …)."""
     from pathlib import Path
 
+    from datetime import date
+
+    from replay import __version__
     from replay.corpus.loader import load
-    from replay.corpus.tei import export
+    from replay.corpus.tei import Stamp, export
     from replay.fsio import WriteRefused
+    from replay.solver.version import build_commit
 
     if format != "tei":
         typer.echo(f"replay: unknown export format {format!r} (known: tei)", err=True)
@@ -59,7 +73,7 @@ def corpus_export(
         typer.echo("replay: -o - (standard output) cannot hold one document per text: give a directory", err=True)
         raise typer.Exit(2)
     try:
-        paths = export(load(), Path(out))
+        paths = export(load(), Path(out), Stamp(__version__, build_commit(), date.today().isoformat()))
     except OSError as e:
         typer.echo(f"replay: cannot write to {out}: {e.strerror}", err=True)
         raise typer.Exit(2) from None

@@ -6,10 +6,26 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Protocol
 
 from replay.corpus.loader import Corpus, load
 from replay.corpus.models import GameInfo
 from replay.engine.errors import CorpusError
+
+
+class Unplayed(Protocol):
+    """A finding of :func:`replay.games.played.unplayed_readings` (the corpus layer never imports the games)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def ruling(self) -> str: ...
+    @property
+    def reading(self) -> str: ...
+    @property
+    def ambiguity(self) -> str: ...
+    @property
+    def why(self) -> str: ...
 
 _WORD = re.compile(r"\w")
 
@@ -52,6 +68,33 @@ def check_corpus(root: Path | None = None) -> list[Problem]:
     for fn in (_texts, _clauses, _corrections, _lock, _games, _ambiguities, _glossary, _layouts, _witnesses,
                _changes):
         out.extend(fn(corpus))
+    return out
+
+
+def unplayed_problems(c: Corpus, findings: Iterable[Unplayed]) -> list[Problem]:
+    """The problems of the readings :func:`replay.games.played.unplayed_readings` found unplayed: one read by no
+    rule function of its game always; one that plays as the default unless its entry says why (``plays_as_default``).
+    A ``plays_as_default`` on a reading that is played, or on a default, is a problem too (it would outlive its reason).
+    """
+    out = []
+    found = {(u.ambiguity, u.reading): u for u in findings}
+    for u in found.values():
+        a = c.ambiguities.get(u.ambiguity)
+        f = f"ambiguities/{c.text_id_of_ambiguity(a) or '?'}.yaml" if a else "ambiguities"
+        if u.why == "unread":
+            out.append(Problem(f, u.ambiguity, f"reading {u.reading!r} of ruling {u.ruling!r} is read by no rule "
+                               f"function of {u.game} (its module's RULINGS does not list it): a log naming it "
+                               "would play the default"))
+        elif a is None or not next((r.plays_as_default for r in a.readings if r.id == u.reading), None):
+            out.append(Problem(f, u.ambiguity, f"reading {u.reading!r} of ruling {u.ruling!r} plays as the default "
+                               f"{a.default if a else '?'!r} on random walks of every form of {u.game}: make it "
+                               "play, or say why it is kept (plays_as_default)"))
+    for a in c.ambiguities.values():
+        for r in a.readings:
+            if r.plays_as_default and (a.ruling is None or r.id == a.default or (a.id, r.id) not in found):
+                f = f"ambiguities/{c.text_id_of_ambiguity(a) or '?'}.yaml"
+                out.append(Problem(f, a.id, f"reading {r.id!r} says why it plays as the default (plays_as_default), "
+                                   "but random walks find it playing otherwise, or it is no ruling's other reading"))
     return out
 
 
@@ -345,5 +388,11 @@ def _changes(c: Corpus) -> list[Problem]:
     accounted for version by version (:func:`replay.corpus.history.problems`)."""
     from replay.corpus.history import problems
 
-    return [Problem("changes.yaml", "", p) for p in problems(c)]
+    out = [Problem("changes.yaml", "", p) for p in problems(c)]
+    known = set(c.texts) | set(c.clauses) | set(c.ambiguities)
+    for v in c.changes.versions if c.changes else ():
+        for r in v.apparatus:
+            out += [Problem("changes.yaml", v.version, f"apparatus {r.subject!r} cites {x!r}, which is no text, clause "
+                            "or register entry") for x in r.cites if x not in known]
+    return out
 

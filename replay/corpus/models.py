@@ -226,6 +226,11 @@ class Reading(Strict):
     selectable: bool = Field(
         True, description="False for a reading recorded for completeness that no log can select (say why in detail)."
     )
+    plays_as_default: str | None = Field(
+        None, min_length=1,
+        description="Why a ruling's reading is kept although random walks of every form find it playing as the "
+        "default does (`replay corpus check` asks for this; e.g. where it differs only with another ruling's reading).",
+    )
 
 
 AmbiguityCategory = Literal[
@@ -319,6 +324,18 @@ class WitnessSource(Strict):
         description="The copy the quotations were copied from (a transcription is named as such)."
     )
     also: list[str] = Field(default_factory=list, description="Other copies consulted.")
+    terms: str = Field(
+        min_length=1,
+        description="What the quoted text is and on what terms it is quoted: its licence or status (public domain, "
+        "CC BY-SA 4.0, none stated), and whose copy was read (corpus/LICENSE §3).",
+    )
+    read: str | None = Field(
+        None, pattern=r"^\d{4}-\d{2}-\d{2}$",
+        description="The day the copy was read (ISO 8601), for a text that changes (a wiki article, a web page).",
+    )
+    revision: str | None = Field(
+        None, min_length=1, description="The revision read, for a versioned text (a wiki article), or why it is not known."
+    )
 
 
 class Passage(Strict):
@@ -468,6 +485,18 @@ class Change(Strict):
         return self
 
 
+class Reversal(Strict):
+    """A claim of the apparatus withdrawn or corrected in a version: no verdict on a log changes, but what the
+    edition says does, and a reader who cited the older version must be able to find what was said then."""
+
+    subject: str = Field(min_length=1, description="What the claim is about, e.g. \"text 000, the lost figure\".")
+    cites: list[str] = Field(default_factory=list, description="IDs where it stands now: texts, clauses, entries.")
+    before: str = Field(min_length=1, description="What the older version said.")
+    now: str = Field(min_length=1, description="What this version says instead.")
+    commit: Commit | None = Field(None, description="The commit that made the change, where known.")
+    reason: str = Field(min_length=1, description="Why, in a sentence or two.")
+
+
 class Release(Strict):
     """One version of the archive and the changes it made."""
 
@@ -475,6 +504,8 @@ class Release(Strict):
     date: str | None = Field(None, description="When it was released (ISO 8601); none while unreleased.")
     summary: str
     changes: list[Change] = Field(min_length=1)
+    apparatus: list[Reversal] = Field(
+        default_factory=list, description="Claims of the apparatus withdrawn or corrected (they change no verdict).")
 
 
 class ChangesFile(Strict):

@@ -27,9 +27,20 @@ SITE_TITLE = "replay: an archive of old patience rules"
 
 
 def version_text(f: EditionFacts) -> str:
-    """``version 0.1.0 (commit 88fcce8, 2026-12-01)``."""
-    commit = f", commit {f.commit}{' with local changes' if f.dirty else ''}" if f.commit else ""
-    return f"version {f.version} ({f.date}{commit})"
+    """``version 0.2.0 (2026-12-01, commit 88fcce8; released 2026-12-01)``: the day and the commit the site was built
+    from, which pin the state cited (a build after a release carries the release's number and a later commit), and
+    the version as ``corpus/changes.yaml`` records it, released on a day or not yet."""
+    from replay.corpus.licence import release_date
+    from replay.corpus.loader import default_corpus
+    from replay.engine.errors import CorpusError
+
+    try:
+        released = release_date(default_corpus(), f.version)
+    except CorpusError:  # no corpus to read the record from: the line says "not yet released", never fails
+        released = None
+    state = f"released {released}" if released else "not yet released"
+    commit = f"commit {f.commit}{' with local changes' if f.dirty else ''}" if f.commit else "commit not recorded"
+    return f"version {f.version} ({f.date}, {commit}; {state})"
 
 
 def footer(f: EditionFacts) -> str:
@@ -90,6 +101,15 @@ def licence_page(d: SiteData) -> str:
     for tid, t in d.corpus.texts.items():
         status = _status_of(apparatus, tid)
         out.append(f"- **[Text {tid}]({link.text(tid)})**, {esc(t.title)}: {esc(status) if status else '*not stated*'}")
+    out += ["", "## Quotations of other texts", "",
+            "The witnesses and the evidence quote other texts; their words keep their own terms (`corpus/LICENSE` "
+            "§3). Each source the witness files read, as they record it:", ""]
+    for w in d.corpus.witnesses.values():
+        for src in w.sources.values():
+            when = f" Read {src.read}." if src.read else ""
+            rev = f" Revision: {esc(src.revision)}" if src.revision else ""
+            out.append(f"- **{esc(src.work)}**, {esc(src.section)} ([copy read]({src.url})): "
+                       f"{esc(' '.join(src.terms.split()))}{when}{rev}")
     out += ["", "## How to cite {#cite}", "",
             "Cite the edition with its version, and a clause by its ID (IDs are never renumbered; "
             "`corpus/clause-ids.yaml` holds them with a hash of their text). Every clause on the game pages "
@@ -114,24 +134,16 @@ def _first_line(text: str | None) -> str:
 
 
 def _licence_of(text: str | None) -> str:
-    import re
+    from replay.corpus.licence import apparatus_licence
 
-    m = re.search(r"Creative Commons Attribution ([\d.]+) International", " ".join((text or "").split()))
-    return f"CC BY {m.group(1)} (Creative Commons Attribution {m.group(1)} International)" if m else "see the file"
+    return apparatus_licence(text)[0]
 
 
 def _status_of(text: str | None, tid: str) -> str | None:
-    """The paragraph of ``corpus/LICENSE`` §2 on text ``tid`` (a bullet ``* 000 (…): …``), run on."""
-    lines = (text or "").splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith(f"* {tid} "):
-            body = [line[2:]]
-            for nxt in lines[i + 1:]:
-                if not nxt.startswith("  ") or not nxt.strip():
-                    break
-                body.append(nxt.strip())
-            return " ".join(" ".join(body).split())
-    return None
+    """The paragraph of ``corpus/LICENSE`` §2 on text ``tid`` (:func:`replay.corpus.licence.source_status`)."""
+    from replay.corpus.licence import source_status
+
+    return source_status(text, tid)
 
 
 # --------------------------------------------------------------------------- the texts whole
@@ -146,10 +158,13 @@ def tei_uri(tid: str) -> str:
 
 
 def tei_bytes(d: SiteData, tid: str) -> bytes:
-    from replay.corpus.tei import tei_document
+    """The text's TEI document, its header stamped with the version and commit the site is built from."""
+    from replay.corpus.tei import Stamp, tei_document
 
+    f = d.facts
+    stamp = Stamp(f.version, f"{f.commit}-dirty" if f.commit and f.dirty else f.commit, f.date)
     buf = io.BytesIO()
-    tei_document(d.corpus, tid).write(buf, encoding="utf-8", xml_declaration=True)
+    tei_document(d.corpus, tid, stamp).write(buf, encoding="utf-8", xml_declaration=True)
     return buf.getvalue()
 
 

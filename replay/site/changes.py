@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from replay.corpus.loader import Corpus
-from replay.corpus.models import Change, Release
+from replay.corpus.models import Change, Release, Reversal
 
 if TYPE_CHECKING:
     from replay.site.data import SiteData
@@ -33,7 +33,9 @@ INTRO = (
     "with the defaults of the archive that reads it. Every new ruling, every new reading of a ruling, every change "
     "of a default and every rule read anew is listed here, newest first, with its reason; the arguments are in the "
     "ambiguity register. `replay validate` names, for a log that leaves a ruling out, the reading it applied by "
-    "default and since which version (in the text output and, as `defaulted` and `archive`, in the JSON report)."
+    "default and since which version (in the text output and, as `defaulted` and `archive`, in the JSON report). "
+    "Each version also lists the claims of the apparatus it withdrew or corrected: they change no verdict, but a "
+    "reader who cited the older version can find what was said then and what stands now."
 )
 
 
@@ -62,6 +64,14 @@ def change_line(c: Change, ref: Ref, prose: Callable[[str], str]) -> str:
     return f"- **{c.game}** — {what}{commit}. {prose(c.reason)}"
 
 
+def reversal_line(r: Reversal, ref: Ref, prose: Callable[[str], str]) -> str:
+    """One claim of the apparatus withdrawn or corrected, as a list item."""
+    where = f" ({', '.join(ref(x) for x in r.cites)})" if r.cites else ""
+    commit = f" (commit {r.commit})" if r.commit else ""
+    return (f"- **{prose(r.subject)}**{where}{commit}. Before: {prose(r.before)} Now: {prose(r.now)} "
+            f"{prose(r.reason)}")
+
+
 def _first_edition(v: Release) -> tuple[list[Change], list[Change]]:
     """A version's changes, the rulings of the first edition apart (those of the oldest version with no ``before``)."""
     first = [c for c in v.changes if c.kind == "ruling" and c.before is None]
@@ -82,6 +92,9 @@ def changes_markdown(corpus: Corpus, ref: Ref = _code, prose: Callable[[str], st
         out += [change_line(c, ref, prose) for c in reversed(rest)]
         if rest:
             out.append("")
+        if v.apparatus:
+            out += [f"The apparatus corrected in {v.version} ({len(v.apparatus)}):", ""]
+            out += [reversal_line(r, ref, prose) for r in v.apparatus] + [""]
         if first:
             out += [f"The rulings of the first edition ({len(first)}):", "",
                     "| Game | Ruling | Readings | Default | Register |", "| --- | --- | --- | --- | --- |"]

@@ -244,7 +244,8 @@ def clause_text_block(d: SiteData, c: Clause, link: Linker, words: dict[str, str
 
 
 def witness_notes(witnesses: list[tuple[WitnessFile, Passage]], link: Linker) -> list[str]:
-    """Under the columns: where each English witness was read, and where the clause departs from it."""
+    """Under the columns: where each English witness was read, and where the clause departs from it (an original)
+    or differs from it (a relative, cited for comparison)."""
     out = []
     for w, p in witnesses:
         src = w.sources[p.source]
@@ -255,8 +256,9 @@ def witness_notes(witnesses: list[tuple[WitnessFile, Passage]], link: Linker) ->
                     f"{link.prose(p.not_verified or '')}</p>", ""]
             continue
         text = f"**{esc(w.title)}**: {where}."
-        if p.departs:
-            text += " **Departs from the English:** " + link.prose(p.departs)
+        if p.departs:  # an original is departed from; a relative (cited for comparison) only differs
+            label = "Departs from the English" if w.relation == "original" else "Where our text differs"
+            text += f" **{label}:** " + link.prose(p.departs)
         out += [f'<p class="clause-witness-note" markdown>{text}</p>', ""]
     return out
 
