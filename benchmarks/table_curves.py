@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from replay.solver.figure import _rows, state, title  # noqa: E402
+from replay.solver.page import figure_rows as _rows, form_title as title, row_state as state  # noqa: E402
 from replay.solver.page import true_rate  # noqa: E402
 
 

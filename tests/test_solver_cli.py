@@ -159,7 +159,7 @@ def table(tmp_path, name: str = "j", **kw):  # type: ignore[no-untyped-def]
     c = dict(seed=WON_SEED, deals=3, ruling_deals=2, ladder=(100, 300), ruling_ceiling=100, top=None, top_deals=0,
              method="portfolio", greedy=False, steady_cards=0.0, games=())
     c.update(kw.pop("config", {}))
-    return T.run_table(LD.Config(**c), tmp_path / f"{name}.journal", workers=1, progress=False, **kw)
+    return LD.run_table(LD.Config(**c), tmp_path / f"{name}.journal", workers=1, progress=False, **kw)
 
 
 def test_the_table_and_its_page(tmp_path, monkeypatch):

@@ -201,11 +201,11 @@ def test_a_run_cut_short_resumes_and_computes_nothing_twice(tmp_path, monkeypatc
     j.close()
     assert not set(first.played) & set(rest.played)  # nothing twice
     assert sorted(first.played + rest.played) == sorted(whole.played)  # and what the whole run played
-    a, b = T.assemble(L.Journal.read(tmp_path / "whole")), T.assemble(L.Journal.read(tmp_path / "cut"))
+    a, b = L.assemble(L.Journal.read(tmp_path / "whole")), L.assemble(L.Journal.read(tmp_path / "cut"))
     assert strip(a) == strip(b) and a["complete"]
     # a run half done assembles too: its rows say how far they got
     j = L.Journal.read(tmp_path / "whole")
-    half = T.assemble(L.Journal(j.path, j.header, dict(list(j.records.items())[:5]), []))
+    half = L.assemble(L.Journal(j.path, j.header, dict(list(j.records.items())[:5]), []))
     assert not half["complete"]
 
 
@@ -319,7 +319,7 @@ def test_the_figure_draws_every_form_with_a_text_equivalent(tmp_path, monkeypatc
     j = L.Journal.open(tmp_path / "j", c, "code", {})
     L.run(c, j, L.LocalRunner("portfolio"))
     j.close()
-    data = T.assemble(L.Journal.read(tmp_path / "j"))
+    data = L.assemble(L.Journal.read(tmp_path / "j"))
     svg = curves_svg(data)
     assert svg.startswith('<svg class="rs-fig"') and 'role="img"' in svg and "<title" in svg and "<desc" in svg
     assert svg.count('<path class="rs-won"') == len(data["forms"])  # one panel a form

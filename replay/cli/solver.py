@@ -397,7 +397,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"{mode} needs --out FILE (the data file; -: standard output)")
         if assemble is not None:
             try:
-                data = T.assemble(LD.Journal.read(assemble))
+                data = LD.assemble(LD.Journal.read(assemble))
             except LD.JournalError as e:
                 fail(str(e), 1)
             _write_data(data, out, inputs, force, False)
@@ -441,7 +441,7 @@ def register(app: typer.Typer) -> None:
                                journal=jpath, out=out)
             try:
                 note_missing_fast_core()
-                data = T.run_table(config, jpath, workers=workers, scheduler=scheduler, command=command)
+                data = LD.run_table(config, jpath, workers=workers, scheduler=scheduler, command=command)
             except LD.JournalError as e:
                 fail(str(e), 1)
             except ReplayError as e:

@@ -19,8 +19,11 @@ from typing import Any
 
 from replay.engine import cards as C
 
-#: the placeholder the site replaces with the figure
-PLACEHOLDER = "<!-- replay:stats-curves -->"
+from replay.solver.page import FIGURE as PLACEHOLDER
+from replay.solver.page import figure_rows as _rows
+from replay.solver.page import form_title as title
+from replay.solver.page import row_state as state
+from replay.solver.page import sup as _sup
 
 W, H = 250, 168  # a panel
 PAD_L, PAD_R, PAD_T, PAD_B = 34, 10, 34, 30
@@ -38,48 +41,6 @@ STYLE = """
 .rs-fig .rs-open{stroke:var(--md-accent-fg-color, #c2185b);stroke-width:2;stroke-dasharray:6 3;fill:none}
 .rs-fig .rs-home{stroke:var(--md-default-fg-color--light, #5c5c5c);stroke-width:1.5;stroke-dasharray:1.5 3;fill:none}
 """.strip()
-
-
-def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The forms the figure draws: every game and variant, then each relative's rules not already a form."""
-    from replay.solver.page import relative_rows
-
-    labels = {r["label"] for r in data["forms"]}
-    return [*data["forms"], *(x for x in relative_rows(data) if x["label"] not in labels)]
-
-
-def _sup(n: int) -> str:
-    """10⁵ for 100000; other budgets in thousands."""
-    e = round(math.log10(n))
-    if 10 ** e == n:
-        return "10" + str(e).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
-    return f"{n:,}"
-
-
-def title(row: dict[str, Any]) -> str:
-    """How the figure and its table name a form."""
-    from replay.solver.page import GAME_TITLES
-
-    name = GAME_TITLES.get(row["game"], row["game"]).split(" (")[0]
-    if "title" in row:
-        return f"{name}: {row['title']}"
-    return f"{name}, {', '.join(row['variants'])}" if row["variants"] else name
-
-
-def state(row: dict[str, Any]) -> str:
-    """settled (every deal won or proved lost), steady, still climbing, or at the ceiling."""
-    c = row.get("curve") or []
-    if c and c[-1]["unknown"] == 0:
-        return "settled"
-    if row.get("stopped") == "steady":
-        return "steady"
-    if len(c) >= 2:
-        a, b = c[-2], c[-1]
-        moved = (b["won"] / max(b["deals"], 1) - a["won"] / max(a["deals"], 1) > 0.01 or
-                 b["unwinnable"] / max(b["deals"], 1) - a["unwinnable"] / max(a["deals"], 1) > 0.01 or
-                 (b["mean_home"] or 0) - (a["mean_home"] or 0) >= 1.0)
-        return "still climbing" if moved else "steady"
-    return "one budget"
 
 
 def curves_svg(data: dict[str, Any]) -> str:

@@ -30,7 +30,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from replay.solver.stats import CODE, Form
 
@@ -361,7 +361,7 @@ def deal_at(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], budget
         last = r
         if r["status"] != "unknown":
             break
-    if last is not None and first is not last and "greedy_won" in first:  # the greedy player plays at the first rung
+    if last is not None and first is not None and first is not last and "greedy_won" in first:  # greedy: first rung
         last = {**last, **{k: v for k, v in first.items() if k.startswith("greedy_")}}
     return last
 
@@ -455,17 +455,16 @@ def tasks_for(plan: RowPlan, prog: Progress, ladder: tuple[int, ...], greedy: bo
             for i in range(0, len(prog.todo), size)]
 
 
-class Runner:
-    """Where tasks run: :class:`LocalRunner` in this process, :class:`DaskRunner` on a dask cluster."""
+class Runner(Protocol):
+    """Where tasks run: :class:`LocalRunner` in this process, :class:`replay.solver.stats.DaskRunner` on a
+    dask cluster."""
 
-    def submit(self, task: Task) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def submit(self, task: Task) -> None: ...
 
-    def results(self) -> Iterator[tuple[Task, list[dict[str, Any]]]]:  # pragma: no cover - interface
-        raise NotImplementedError
+    def results(self) -> Iterator[tuple[Task, list[dict[str, Any]]]]: ...
 
 
-class LocalRunner(Runner):
+class LocalRunner:
     """One task at a time in this process, the lowest rung first."""
 
     def __init__(self, method: str) -> None:
@@ -480,6 +479,47 @@ class LocalRunner(Runner):
             self.queue.sort(key=lambda t: t.rung)
             t = self.queue.pop(0)
             yield t, _play_batch((t.form, list(t.seeds), t.budget, self.method, t.greedy))
+
+
+class DaskRunner:
+    """The statistics table's tasks (:class:`replay.solver.ladder.Task`) on a dask cluster, the lower rungs
+    first (dask's task priority), each result handed back as it comes (:mod:`replay.solver.ladder`)."""
+
+    def __init__(self, method: str, workers: int, scheduler: str | None) -> None:
+        self.method, self.workers, self.scheduler = method, workers, scheduler
+        self._ctx: Any = None
+        self._tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> "DaskRunner":
+        from dask.distributed import as_completed
+
+        from replay.solver.stats import _cluster
+
+        self._ctx = _cluster(self.workers, self.scheduler)
+        self.client = self._ctx.__enter__()
+        self._done = as_completed()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._ctx.__exit__(*exc)
+
+    def submit(self, task: Any) -> None:
+        fut = self.client.submit(_play_batch, (task.form, list(task.seeds), task.budget, self.method, task.greedy),
+                                 priority=-task.rung, pure=False)
+        self._tasks[fut.key] = task
+        self._done.add(fut)
+
+    def results(self) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+        try:
+            for fut in self._done:
+                task = self._tasks.pop(fut.key)
+                yield task, fut.result()
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as e:  # noqa: BLE001
+            from replay.solver.stats import _lost
+
+            raise _lost(e, self.scheduler) from None
 
 
 def run(config: Config, journal: Journal, runner: Runner, advance: Callable[..., None] | None = None,
@@ -531,6 +571,159 @@ def remaining(config: Config, records: dict[Key, dict[str, Any]]) -> tuple[int, 
     return done, todo
 
 
-__all__ = ["LADDER", "RULING_CEILING", "STEADY_CARDS", "Config", "RowPlan", "Journal", "JournalError",
+def run_table(config: Config, journal_path: Path, *, workers: int | None, scheduler: str | None = None,
+              command: str = "", progress: bool = True) -> dict[str, Any]:
+    """Play the table ``config`` describes (:mod:`replay.solver.ladder`: every deal's budget climbs the
+    ladder until it is won or proved lost), resuming the journal at ``journal_path`` if there is one, and
+    return its data file (:func:`assemble`).
+
+    ``workers`` processes of a local dask cluster (1: in this process), or the cluster of ``scheduler``.
+    Raises :class:`JournalError` for a journal of another run or other code.
+    """
+    import contextlib
+    import datetime as _dt
+    import platform
+
+    from replay.solver.table import progress_bar
+    from replay.solver.version import code_version, commit
+
+
+    started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    stamp = {"version": code_version(), "commit": commit(), "date": started, "command": command,
+             "python": platform.python_version(), "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}}
+    journal = Journal.open(journal_path, config, fingerprint(), stamp)
+    done, todo = remaining(config, journal.records)
+    n_workers = 1 if scheduler is None and (workers or 1) <= 1 else (workers or os.cpu_count() or 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        ctx = progress_bar(todo, "stats table", grows=True) if progress else contextlib.nullcontext(None)
+        with ctx as advance:
+            if scheduler is None and n_workers <= 1:
+                run(config, journal, LocalRunner(config.method), advance)
+            else:
+                with DaskRunner(config.method, n_workers, scheduler) as runner:
+                    run(config, journal, runner, advance)
+    finally:
+        journal.session({"started": started, "wall_seconds": round(time.perf_counter() - t0, 1),
+                         "driver_cpu_seconds": round(time.process_time() - c0, 1), "workers": n_workers,
+                         "scheduler": scheduler, "version": code_version(), "deals_before": done})
+        journal.close()
+    return assemble(Journal.read(journal_path))
+
+
+def assemble(journal: Journal) -> dict[str, Any]:
+    """The table's data file (``replay-stats/2``) from a journal, a run half done included (its rows say
+    how far they got; ``complete`` is false until every row has stopped)."""
+    from replay.solver.search import profile_for
+    from replay.solver.stats import game_of, paired, paired_mean, summarize
+    from replay.solver.table import DATA_FORMAT, forms, relative_forms, ruling_forms
+
+
+    h = journal.header
+    config = Config.from_dict(h["config"])
+    rows = {p.label: p for p in plans(config)}
+    recs = journal.records
+    prog = {label: row_progress(p, config.seed, recs, config.steady_cards) for label, p in rows.items()}
+
+    def row(label: str) -> dict[str, Any] | None:
+        p = rows[label]
+        results = row_results(p, config.seed, recs, prog[label])
+        if not results:
+            return None
+        budget = max(b for b in prog[label].complete if b in p.rungs)
+        out = {**p.form.as_dict(), "label": label, **summarize(results),
+               "budget": {"nodes": budget, "method": config.method},
+               "curve": curve(p, config.seed, recs, prog[label]),
+               "settled": settled_string(p, config.seed, recs),
+               "rungs": list(p.all_rungs()), "stopped": prog[label].stopped,
+               "cpu_seconds": round(sum(r.get("cpu", 0.0) for (lb, _, _), r in recs.items() if lb == label), 1)}
+        return out
+
+    def at(label: str, budget: int, n: int) -> list[dict[str, Any]]:
+        p = rows[label]
+        return [r for r in (deal_at(p, s, recs, budget) for s in range(config.seed, config.seed + n))
+                if r is not None]
+
+    games = set(config.games)
+    form_rows = []
+    for f in forms():
+        if games and f.game not in games:
+            continue
+        r = row(f.label)
+        if r is not None:
+            r["reductions"] = list(profile_for(game_of(f)).notes)
+            form_rows.append(r)
+    ruling_rows = []
+    for f, default, name, reading, dflt in ruling_forms():
+        if games and f.game not in games:
+            continue
+        mine, theirs = row(f.label), row(default.label)
+        if mine is None or theirs is None:
+            continue
+        b = min(mine["budget"]["nodes"], theirs["budget"]["nodes"])
+        n = config.ruling_deals
+        rows_r, rows_d = at(f.label, b, n), at(default.label, b, n)
+        if len(rows_r) < n or len(rows_d) < n:
+            continue
+        s, d = summarize(rows_r), summarize(rows_d)
+        out = {**mine, **s, "ruling": name, "reading": reading, "default": dflt,
+               "budget": {"nodes": b, "method": config.method},
+               "default_row": {"solver": {k: d["solver"][k] for k in ("won", "win_rate", "win_ci", "unwinnable",
+                                                                     "unknown", "results", "mean_home")}},
+               "paired_solver": paired(s["solver"]["results"], d["solver"]["results"]),
+               "paired_home_solver": paired_mean([x["home"] for x in rows_r], [x["home"] for x in rows_d])}
+        if "greedy" in s and "greedy" in d:
+            out["default_row"]["greedy"] = {k: d["greedy"][k] for k in ("won", "win_rate", "win_ci", "results",
+                                                                        "mean_home")}
+            out["paired_greedy"] = paired(s["greedy"]["results"], d["greedy"]["results"])
+            out["paired_home_greedy"] = paired_mean([x["greedy_home"] for x in rows_r],
+                                                    [x["greedy_home"] for x in rows_d])
+        ruling_rows.append(out)
+    relative_rows = []
+    for rel in relative_forms():
+        if games and rel.form.game not in games:
+            continue
+        ours = Form(rel.form.game)
+        mine, theirs = row(rel.form.label), row(ours.label)
+        if mine is None or theirs is None:
+            continue
+        b = min(mine["budget"]["nodes"], theirs["budget"]["nodes"])
+        n = min(mine["deals"], theirs["deals"])
+        rows_r, rows_d = at(rel.form.label, b, n), at(ours.label, b, n)
+        relative_rows.append({
+            **mine, "relative": rel.relative, "title": rel.title, "beyond": list(rel.beyond), "against": ours.label,
+            "paired_solver": paired(summarize(rows_r)["solver"]["results"], summarize(rows_d)["solver"]["results"]),
+            "paired_home_solver": paired_mean([x["home"] for x in rows_r], [x["home"] for x in rows_d]),
+            "paired_budget": b})
+    sessions = journal.sessions
+    return {
+        "format": DATA_FORMAT,
+        "command": h.get("command", ""),
+        "version": h.get("version"),
+        "commit": h.get("commit"),
+        "fingerprint": h.get("fingerprint"),
+        "date": h.get("date"),
+        "python": h.get("python"),
+        "machine": h.get("machine"),
+        "workers": max((x.get("workers", 1) for x in sessions), default=1),
+        "budget": {"ladder": list(config.ladder), "ruling_ceiling": config.ruling_ceiling, "top": config.top,
+                   "top_deals": config.top_deals, "steady_cards": config.steady_cards, "method": config.method,
+                   "note": "position budgets make every result reproducible on any machine"},
+        "seed": config.seed,
+        "deals": config.deals,
+        "ruling_deals": config.ruling_deals,
+        "complete": all(pr.budget is None for pr in prog.values()),
+        "wall_seconds": round(sum(x.get("wall_seconds", 0.0) for x in sessions), 1),
+        "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in recs.values()), 1),
+        "sessions": sessions,
+        "forms": form_rows,
+        "rulings": ruling_rows,
+        "relatives": relative_rows,
+        **({"games": sorted(games)} if games else {}),
+    }
+
+
+
+__all__ = ["run_table", "assemble", "DaskRunner", "LADDER", "RULING_CEILING", "STEADY_CARDS", "Config", "RowPlan", "Journal", "JournalError",
            "check_config", "plans", "fingerprint", "row_progress", "run", "curve", "row_results",
            "settled_string", "deal_at"]

@@ -18,6 +18,8 @@ RELATIVES_ANCHOR = "relatives"
 
 #: the anchor of the section with the curves against the budget
 BUDGETS_ANCHOR = "budgets"
+#: the placeholder the site's build replaces with the figure (replay.solver.figure)
+FIGURE = "<!-- replay:stats-curves -->"
 
 GAME_TITLES = {
     "printex-frame": "Printex frame (text 000)",
@@ -271,26 +273,22 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
 
 def _reached(r: dict[str, Any]) -> str:
     """The row's budget (every open deal played at it) and how it ended."""
-    from replay.solver.figure import _sup, state
-
     b = r.get("budget", {}).get("nodes")
-    text = f"{_sup(b)}" if b else "–"
-    st = state(r)
+    text = f"{sup(b)}" if b else "–"
+    st = row_state(r)
     return f"{text} ({'**still climbing**' if st == 'still climbing' else st})"
 
 
 def _curves(data: dict[str, Any]) -> str:
     """The section with each form's curve: the figure (put in by the site's build) and its table."""
-    from replay.solver.figure import PLACEHOLDER, _rows, _sup, title
-
-    rows = [r for r in _rows(data) if r.get("curve")]
+    rows = [r for r in figure_rows(data) if r.get("curve")]
     if not rows:
         return ""
     out = [f"## How the figures move with the budget {{#{BUDGETS_ANCHOR}}}", "",
            "Per form, at each budget of the ladder: the deals won, those proved lost and those still open, and the "
            "mean cards home. The band in the figure is what the budget leaves open (the true rate lies in it, "
            "before sampling error): a form is settled where it is thin. The table under the figure gives the same "
-           "figures.", "", PLACEHOLDER, "",
+           "figures.", "", FIGURE, "",
            '??? note "The curves in figures: every form at every budget"', "",
            "    | Form | Budget | Deals | Won | Proved lost | Unknown | Cards home of 104 | CPU s |",
            "    |---|--:|--:|--:|--:|--:|--:|--:|"]
@@ -298,7 +296,7 @@ def _curves(data: dict[str, Any]) -> str:
         for p in r["curve"]:
             n = max(p["deals"], 1)
             deals = f"{p['deals']:,}" + (" (the first)" if p.get("subset") else "")
-            out.append(f"    | {title(r)} | {_sup(p['budget'])} | {deals} | {p['won']} ({100 * p['won'] / n:.1f}%) | "
+            out.append(f"    | {form_title(r)} | {sup(p['budget'])} | {deals} | {p['won']} ({100 * p['won'] / n:.1f}%) | "
                        f"{p['unwinnable']} ({100 * p['unwinnable'] / n:.1f}%) | {p['unknown']} | "
                        f"{p['mean_home']:.1f} | {p['cpu']:,.0f} |")
     return "\n".join(out)
@@ -612,6 +610,53 @@ def _napoleon(data: dict[str, Any], extras: list[dict[str, Any]] | None = None) 
         text += f" Under the generous readings the solver reaches {_pct(top)}, in line with the printed figure."
     out.append(text)
     return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- forms and their curves (the figure's too)
+
+
+def figure_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The forms the figure draws: every game and variant, then each relative's rules not already a form."""
+    labels = {r["label"] for r in data["forms"]}
+    return [*data["forms"], *(x for x in relative_rows(data) if x["label"] not in labels)]
+
+
+def sup(n: int) -> str:
+    """10⁵ for 100000; other budgets in full (100,000 positions, 30)."""
+    import math
+
+    e = round(math.log10(n))
+    if 10 ** e == n:
+        return "10" + str(e).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+    return f"{n:,}"
+
+
+
+def form_title(row: dict[str, Any]) -> str:
+    """How the figure and its table name a form."""
+    name = GAME_TITLES.get(row["game"], row["game"]).split(" (")[0]
+    if "title" in row:
+        return f"{name}: {row['title']}"
+    return f"{name}, {', '.join(row['variants'])}" if row["variants"] else name
+
+
+
+def row_state(row: dict[str, Any]) -> str:
+    """settled (every deal won or proved lost), steady, still climbing, or at the ceiling."""
+    c = row.get("curve") or []
+    if c and c[-1]["unknown"] == 0:
+        return "settled"
+    if row.get("stopped") == "steady":
+        return "steady"
+    if len(c) >= 2:
+        a, b = c[-2], c[-1]
+        moved = (b["won"] / max(b["deals"], 1) - a["won"] / max(a["deals"], 1) > 0.01 or
+                 b["unwinnable"] / max(b["deals"], 1) - a["unwinnable"] / max(a["deals"], 1) > 0.01 or
+                 (b["mean_home"] or 0) - (a["mean_home"] or 0) >= 1.0)
+        return "still climbing" if moved else "steady"
+    return "one budget"
+
+
 
 
 # ----------------------------------------------------------------------------- playability, for the register

@@ -330,45 +330,6 @@ def _lost(e: Exception, scheduler: str | None) -> Exception:
     return SchedulerError(f"the scheduler was lost during the run ({why[:200]})")
 
 
-class DaskRunner:
-    """The statistics table's tasks (:class:`replay.solver.ladder.Task`) on a dask cluster, the lower rungs
-    first (dask's task priority), each result handed back as it comes (:mod:`replay.solver.ladder`)."""
-
-    def __init__(self, method: str, workers: int, scheduler: str | None) -> None:
-        self.method, self.workers, self.scheduler = method, workers, scheduler
-        self._ctx: Any = None
-        self._tasks: dict[str, Any] = {}
-
-    def __enter__(self) -> "DaskRunner":
-        from dask.distributed import as_completed
-
-        self._ctx = _cluster(self.workers, self.scheduler)
-        self.client = self._ctx.__enter__()
-        self._done = as_completed()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._ctx.__exit__(*exc)
-
-    def submit(self, task: Any) -> None:
-        from replay.solver.ladder import _play_batch
-
-        fut = self.client.submit(_play_batch, (task.form, list(task.seeds), task.budget, self.method, task.greedy),
-                                 priority=-task.rung, pure=False)
-        self._tasks[fut.key] = task
-        self._done.add(fut)
-
-    def results(self) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
-        try:
-            for fut in self._done:
-                task = self._tasks.pop(fut.key)
-                yield task, fut.result()
-        except (KeyboardInterrupt, MemoryError):
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise _lost(e, self.scheduler) from None
-
-
 # ----------------------------------------------------------------------------- summaries
 
 
