@@ -358,9 +358,31 @@ class Unreadable(Exception):
 
 #: a reader: a log's bytes (no byte order mark) as a parsed log, or :class:`Unreadable`
 Reader = Callable[[bytes], Parsed]
+#: how many keys a reader's parsed log holds, counted over all its objects (each object's distinct keys);
+#: None when the log holds a value the count cannot vouch for (see :func:`strict_unless_counted`)
+KeyCount = Callable[[Parsed], "int | None"]
 
 
-def parsed(data: bytes, read: Reader) -> Parsed:
+def strict_unless_counted(body: bytes, log: Parsed, keys: KeyCount | None) -> tuple[Bad, int | None, int | None] | None:
+    """:func:`strict_json` of ``body``, or None without that second parse when the keys of the parsed log
+    show that it would find nothing.
+
+    Every colon of a JSON text outside its strings stands between a key and its value, so a text has at
+    least as many colons as keys, and more when a key is given twice in one object (the reader keeps one)
+    or a string holds a colon.  ``keys(log)`` counts the distinct keys of each object the reader kept, at
+    most the keys of the text: when the text's colons are exactly that many, no object gives a key twice.
+    ``NaN``, ``Infinity`` and a number past a double can only reach a parsed log as a float (every other
+    value the models take is a string, an integer, a boolean or a list or object of those), and a reader's
+    count declines a float (None).  Whenever the count does not vouch for the text, it is parsed again.
+    """
+    if keys is not None:
+        held = keys(log)
+        if held is not None and body.count(b":") == held:
+            return None
+    return strict_json(body)
+
+
+def parsed(data: bytes, read: Reader, keys: KeyCount | None = None) -> Parsed:
     """``data`` read by ``read`` and checked as strict JSON; raises :class:`Bad`."""
     if len(data) > MAX_BYTES:
         raise too_large()
@@ -370,17 +392,18 @@ def parsed(data: bytes, read: Reader) -> Parsed:
         log = read(data)
     except Unreadable as u:
         raise u.bad from None
-    strict = strict_json(data)
+    strict = strict_unless_counted(data, log, keys)
     if strict is not None:
         raise strict[0]
     return log
 
 
 def judged(data: bytes, name: str, read: Reader, *, lenient: bool = False, until: int | None = None,
-           rulings: Mapping[str, str] | None = None, size: int | None = None) -> Report:
+           rulings: Mapping[str, str] | None = None, size: int | None = None, keys: KeyCount | None = None) -> Report:
     """The verdict on a log given as bytes, read by ``read`` (never raises on bad input).
 
-    ``size`` is the file's size when known (``data`` holds at most one byte more than the limit).
+    ``size`` is the file's size when known (``data`` holds at most one byte more than the limit); ``keys``
+    counts the keys of what ``read`` returns, sparing the second parse of :func:`strict_unless_counted`.
     """
     try:
         if len(data) > MAX_BYTES:
@@ -392,7 +415,7 @@ def judged(data: bytes, name: str, read: Reader, *, lenient: bool = False, until
             if u.line is None:
                 return malformed(name, u.bad, Replay(None, name, data))
             return malformed(name, u.bad, None, u.line, u.column)
-        strict = strict_json(body)
+        strict = strict_unless_counted(body, log, keys)
         if strict is not None:
             return malformed(name, strict[0], None, strict[1], strict[2])
         return check_log(log, name, data, lenient=lenient, until=until, rulings=rulings)
@@ -588,6 +611,6 @@ def replay_to(log: Parsed, step: int | None, rulings: Mapping[str, str] | None =
 
 
 
-__all__ = ["BOM", "Bad", "Instance", "MAX_SNAPSHOTS", "Parsed", "REPORT_PER_BYTE", "REPORT_SLACK", "Reader", "Replay",
+__all__ = ["BOM", "Bad", "Instance", "KeyCount", "MAX_SNAPSHOTS", "Parsed", "REPORT_PER_BYTE", "REPORT_SLACK", "Reader", "Replay",
            "Unreadable", "check_log", "engine_moves", "entry_of", "instance", "internal_error", "judged", "malformed",
-           "parsed", "replay_to", "strict_json", "too_large", "unknown"]
+           "parsed", "replay_to", "strict_json", "strict_unless_counted", "too_large", "unknown"]
