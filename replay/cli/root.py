@@ -11,12 +11,59 @@ import sys
 from typing import Any, Optional
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from replay import settings
 from replay.cli.names import BROKEN_PIPE, DISTRIBUTION
+from replay.cli.params import install as install_plain_values
+
+class Commands(TyperGroup):
+    """The app's commands, each module of :data:`COMMANDS` imported when one of its commands is called.
+
+    ``replay validate`` imports the module of ``validate`` alone; whatever lists the commands (``--help``,
+    completion, a suggestion for a misspelt name, ``commands`` read from outside) gets them all, in the
+    order of :data:`COMMANDS`.  Each module adds its commands to an app of its own
+    (``register(app)``), made into click commands as typer makes them for this one.
+    """
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, Any]:
+        """Every command, by name, in the order of :data:`COMMANDS` (each module imported)."""
+        self._load(*COMMANDS)
+        return {name: self._made[name] for names in COMMANDS.values() for name in names if name in self._made} | {
+            name: cmd for name, cmd in self._made.items() if not any(name in n for n in COMMANDS.values())}
+
+    @commands.setter
+    def commands(self, value: Any) -> None:
+        self._made: dict[str, Any] = dict(value)
+        self._loaded: set[str] = set()
+
+    def add_command(self, cmd: Any, name: Optional[str] = None) -> None:
+        self._made[name or cmd.name] = cmd
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self._made:
+            self._load(*(module for module, names in COMMANDS.items() if cmd_name in names))
+        return self._made.get(cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
+
+    def _load(self, *modules: str) -> None:
+        for module in modules:
+            if module in self._loaded:
+                continue
+            self._loaded.add(module)
+            area = typer.Typer(rich_markup_mode=app.rich_markup_mode, pretty_exceptions_short=app.pretty_exceptions_short)
+            importlib.import_module(module).register(area)
+            for name, cmd in typer.main.get_group(area).commands.items():
+                self._made.setdefault(name, cmd)
+
 
 app = typer.Typer(
     name="replay",
+    cls=Commands,
     help="Digitized-rules archive and replay tool for old patience rule texts.",
     epilog=settings.epilog(),
     no_args_is_help=True,
@@ -112,20 +159,20 @@ def _conventional_help() -> None:
 
 
 _conventional_help()
+install_plain_values()
 
-#: modules that add commands to the app, in the order they appear in --help
-COMMAND_MODULES = (
-    "replay.cli.games",
-    "replay.cli.log",
-    "replay.cli.play",
-    "replay.cli.corpus",
-    "replay.cli.solver",
-    "replay.cli.trace",
-    "replay.cli.view",
-)
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
+#: the modules that add commands to the app (``register(app)``) and the commands each adds, in the order
+#: they appear in --help; a module is imported when one of its commands is called (:class:`Commands`)
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "replay.cli.games": ("games",),
+    "replay.cli.log": ("validate", "show", "deal", "schema"),
+    "replay.cli.play": ("moves", "play"),
+    "replay.cli.solver": ("solve", "stats"),
+    "replay.cli.trace": ("trace", "coverage"),
+    "replay.cli.view": ("view", "analyse"),
+    "replay.cli.corpus": ("corpus",),  # a group of commands: typer lists groups after the commands
+}
+COMMAND_MODULES = tuple(COMMANDS)
 
 
 def _click_class(name: str) -> Any:
