@@ -174,3 +174,30 @@ def test_the_registry_finds_the_lines_inspect_finds_without_reading_the_source()
             obj = getattr(obj, part)
         lines, start = inspect.getsourcelines(obj)  # type: ignore[arg-type]
         assert (imp.line, imp.end_line) == (start, start + len(lines) - 1), name
+
+
+def test_the_files_hash_walks_the_tree_as_pathlib_does(tmp_path):
+    """The corpus's hash (the key of the cached edition, computed at every start) takes the files ``rglob``
+    finds, in the order ``sorted`` gives their paths: names that sort otherwise as strings than as parts,
+    hidden files, a symbolic link to a file (taken) and to a directory (not entered)."""
+    import os
+
+    from replay.corpus.files import corpus_dir, files_hash
+
+    def by_pathlib(root: Path, salt: bytes = b"") -> str:
+        h = hashlib.sha256(salt)
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            data = path.read_bytes()
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        return h.hexdigest()
+
+    for rel in ("a/b", "a-c", "a.d", "a/b2/c", "A", "é", ".hidden/x", "z/.y", "a b/c"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(rel.encode())
+    os.symlink(tmp_path / "a", tmp_path / "linked-dir")
+    os.symlink(tmp_path / "a-c", tmp_path / "linked-file")
+    os.symlink(tmp_path / "nowhere", tmp_path / "broken")
+    assert files_hash(tmp_path, b"salt") == by_pathlib(tmp_path, b"salt")
+    assert files_hash(corpus_dir()) == by_pathlib(corpus_dir())
+    (tmp_path / "a" / "b").write_bytes(b"changed")
+    assert files_hash(tmp_path) == by_pathlib(tmp_path) != by_pathlib(tmp_path, b"salt")

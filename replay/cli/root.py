@@ -37,14 +37,17 @@ class Commands(TyperGroup):
     @commands.setter
     def commands(self, value: Any) -> None:
         self._made: dict[str, Any] = dict(value)
-        self._loaded: set[str] = set()
+        self._areas: dict[str, typer.Typer] = {}  # each module's own app, its commands registered
+        self._loaded: set[str] = set()  # the modules whose every command is made
 
     def add_command(self, cmd: Any, name: Optional[str] = None) -> None:
         self._made[name or cmd.name] = cmd
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self._made:
-            self._load(*(module for module, names in COMMANDS.items() if cmd_name in names))
+            for module, names in COMMANDS.items():
+                if cmd_name in names:
+                    self._make(module, cmd_name)
         return self._made.get(cmd_name)
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -52,13 +55,30 @@ class Commands(TyperGroup):
 
     def _load(self, *modules: str) -> None:
         for module in modules:
-            if module in self._loaded:
-                continue
-            self._loaded.add(module)
-            area = typer.Typer(rich_markup_mode=app.rich_markup_mode, pretty_exceptions_short=app.pretty_exceptions_short)
+            self._make(module)
+
+    def _make(self, module: str, only: Optional[str] = None) -> None:
+        """Make the commands ``module`` adds: only the one named ``only`` when it is a plain command (typer
+        reads the signature of every command it makes), else all of them."""
+        if module in self._loaded:
+            return
+        area = self._areas.get(module)
+        if area is None:
+            area = self._areas[module] = self._app()
             importlib.import_module(module).register(area)
-            for name, cmd in typer.main.get_group(area).commands.items():
-                self._made.setdefault(name, cmd)
+        if only is not None and not area.registered_groups:
+            part = self._app()
+            part.registered_commands = [c for c in area.registered_commands if c.name == only]
+            if part.registered_commands:
+                area = part
+        if area is self._areas[module]:
+            self._loaded.add(module)
+        for name, cmd in typer.main.get_group(area).commands.items():
+            self._made.setdefault(name, cmd)
+
+    @staticmethod
+    def _app() -> typer.Typer:
+        return typer.Typer(rich_markup_mode=app.rich_markup_mode, pretty_exceptions_short=app.pretty_exceptions_short)
 
 
 app = typer.Typer(

@@ -70,18 +70,32 @@ def _lines(fn: Callable[..., object]) -> tuple[int, int]:
     return code.co_firstlineno, end
 
 
+_FILES: dict[str, str] = {}
+
+
+def _file_of(fn: Callable[..., object]) -> str:
+    """The source file of ``fn``, relative to the project root when it lies below it; found once per module's
+    file (every rule of a game module is in one file, and resolving a path asks the file system)."""
+    compiled_as = fn.__code__.co_filename
+    rel = _FILES.get(compiled_as)
+    if rel is None:
+        src = inspect.getsourcefile(fn) or "?"
+        try:
+            rel = str(Path(src).resolve().relative_to(_ROOT))
+        except ValueError:
+            rel = src
+        _FILES[compiled_as] = rel
+    return rel
+
+
 def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
     """Record that the decorated function implements ``clauses`` (the first is cited on violation)."""
     if not clauses:
         raise TypeError("implements() needs at least one clause ID")
 
     def decorate(fn: F) -> F:
-        src = inspect.getsourcefile(fn) or "?"
+        rel = _file_of(fn)
         start, end = _lines(fn)
-        try:
-            rel = str(Path(src).resolve().relative_to(_ROOT))
-        except ValueError:
-            rel = src
         name = f"{fn.__module__}.{fn.__qualname__}"
         doc = inspect.getdoc(fn) or ""
         _REGISTRY[name] = Implementation(

@@ -16,15 +16,17 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
 from replay.log.describe import archive, clause_text, defaults_applied, held
 from replay.log.format import MAX_BYTES
-from replay.log.locate import Index, format_path
 from replay.log.report import CODES, VERDICTS, Problem, Report
+
+if TYPE_CHECKING:
+    from replay.log.locate import Index
 
 
 
@@ -304,11 +306,15 @@ class Replay:
     def index(self) -> Index | None:
         """Places in the raw text (decoded and indexed once, when a problem is first reported)."""
         if self._index is None and self.raw is not None:
+            from replay.log.locate import Index  # places are found only for a problem
+
             raw = self.raw[3:] if self.raw[:3] == BOM else self.raw
             self._index = Index(raw.decode("utf-8", errors="replace"))
         return self._index
 
     def place(self, p: Problem, path: list[str | int]) -> Problem:
+        from replay.log.locate import format_path
+
         p.path = format_path(path)
         if self.index is not None:
             lc = self.index.locate(path)
@@ -341,6 +347,8 @@ def malformed(name: str, bad: Bad, replay: Replay | None = None, line: int | Non
     if replay is not None:
         replay.place(p, bad.path)
     else:
+        from replay.log.locate import format_path
+
         p.path = format_path(bad.path)
         p.line, p.column = line, col
     r.add(p)

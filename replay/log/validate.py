@@ -29,7 +29,6 @@ from replay.log.check import (BOM, MAX_SNAPSHOTS, REPORT_PER_BYTE, REPORT_SLACK,
 from replay.log.compiled import validator
 from replay.log.format import MAX_BYTES
 from replay.log.report import Problem, Report
-from replay.log.wording import first_problem
 
 if TYPE_CHECKING:
     from replay.log.models import GameLog
@@ -55,6 +54,8 @@ def _read_models(body: bytes) -> GameLog:
 
 
 def _unreadable(err: ValidationError, body: bytes) -> Unreadable:
+    from replay.log.wording import first_problem  # the words of a refusal, only for one
+
     return Unreadable(*first_problem(err.errors(include_url=False, include_context=True), body))
 
 
