@@ -451,19 +451,28 @@ class Game:
         wants: dict[int, set[int]] = {}  # card -> the targets that accept it
         free: set[int] = set()  # the targets that accept any card
         if keyed:
+            only = keyed[0].accepts if len(keyed) == 1 else None  # type: ignore[attr-defined]
             for d, _ in targets:
                 if d in blocked:
                     continue
-                cards: set[int] | None = None
-                for r in keyed:
-                    a = r.accepts(t, d)  # type: ignore[attr-defined]
-                    if a is not None:
-                        cards = set(a) if cards is None else cards.intersection(a)
+                cards: Iterable[int] | None
+                if only is not None:
+                    cards = only(t, d)  # one rule: its cards as it gives them (a card twice adds nothing)
+                else:
+                    cards = None
+                    for r in keyed:
+                        a = r.accepts(t, d)  # type: ignore[attr-defined]
+                        if a is not None:
+                            cards = set(a) if cards is None else cards.intersection(a)
                 if cards is None:
                     free.add(d)
                 else:
                     for c in cards:
-                        wants.setdefault(c, set()).add(d)
+                        takers = wants.get(c)
+                        if takers is None:
+                            wants[c] = {d}
+                        else:
+                            takers.add(d)
         piles = t.piles
         ok: set[int] = free
         for src, moves in groups:
