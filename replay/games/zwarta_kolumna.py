@@ -173,7 +173,9 @@ def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> Reason:
         pile = piles[p]
         if not pile or (pile[-1] >> 2) not in _BASE_RANKS:
             continue
-        for f, placing in placings:
+        # only a foundation founded on the card's rank can take it while empty (zk-5, foundations_build_in_suit):
+        # the others are not asked
+        for f, placing in placings[pile[-1] >> 2]:
             if not piles[f] and t.game.allows(t, placing):
                 # the variant's own clause: zk-19 (gotycki zamek) or zk-22 (cztery kąty)
                 clause = "zk-22" if "cztery-katy" in t.game.variants else "zk-19"
@@ -323,8 +325,10 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         "build_last_pass_only": readings["building-from"] == "last-pass",
         "replace_if_empty_only": readings["replacement"] == "if-empty",
         "found_set": frozenset(found),
-        # a_dealt_base_is_placed_at_once: per pile of the deal, the move placing its top card on each foundation
-        "base_placings": tuple((p, tuple((f, Move("move", p, f)) for f in found)) for p in layout.order("deal")),
+        # a_dealt_base_is_placed_at_once: per pile of the deal and rank of a base, the move placing its top card on
+        # each foundation founded on that rank, in the foundations' order
+        "base_placings": tuple((p, {rank: tuple((f, Move("move", p, f)) for f in found if layout.base_rank(f) == rank)
+                                    for rank in _BASE_RANKS}) for p in layout.order("deal")),
     }
 
     book = RuleBook(layout)
