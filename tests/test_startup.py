@@ -202,3 +202,23 @@ def test_the_files_hash_walks_the_tree_as_pathlib_does(tmp_path):
     assert files_hash(corpus_dir()) == by_pathlib(corpus_dir())
     (tmp_path / "a" / "b").write_bytes(b"changed")
     assert files_hash(tmp_path) == by_pathlib(tmp_path) != by_pathlib(tmp_path, b"salt")
+
+
+def test_the_table_of_commands_is_what_each_module_adds():
+    """``replay.cli.root.COMMANDS`` names, per module, the commands its ``register(app)`` adds, in order (the app
+    imports a command's module by it); every command is listed once, and the app lists them all."""
+    import importlib
+
+    import typer
+    import typer.main
+
+    from replay.cli.root import COMMANDS, app
+
+    for module, names in COMMANDS.items():
+        area = typer.Typer()
+        importlib.import_module(module).register(area)
+        added = [c.name for c in area.registered_commands] + [g.name for g in area.registered_groups]
+        assert tuple(added) == names, module
+    listed = [n for names in COMMANDS.values() for n in names]
+    assert len(set(listed)) == len(listed)
+    assert list(typer.main.get_command(app).commands) == listed  # type: ignore[attr-defined]

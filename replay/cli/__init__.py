@@ -1,9 +1,9 @@
 """The command line: a thin Typer layer over the library, the top layer of the package.
 
-Every command lives here, one module per group (:data:`replay.cli.root.COMMAND_MODULES`, each with
-its ``register(app)``), with what they share in :mod:`replay.cli.common` (one-line errors,
-``--format``, reading one log); no other package imports Typer or this one.  Heavy imports stay
-inside the commands so that ``replay --help`` is fast.  This module itself imports nothing: the
+Every command lives here, one module per group (:data:`replay.cli.root.COMMANDS`, each with its
+``register(app)``, imported when one of its commands is called), with what they share in
+:mod:`replay.cli.common` (one-line errors, ``--format``, reading one log); no other package imports
+Typer or this one.  Heavy imports stay inside the commands so that ``replay --help`` is fast.  This module itself imports nothing: the
 console script's :func:`main` imports the app (:mod:`replay.cli.root`) under its own guard, so that
 Ctrl-C at any moment, the first tenth of a second included, ends quietly with 130.
 
