@@ -99,25 +99,25 @@ def main(argv: list[str] | None = None) -> int:
         # what typer itself costs at run time beside its import: typer 0.29 builds a pydantic TypeAdapter for
         # every parameter of the command it runs, which imports pydantic's schema machinery
         empty = [sys.executable, "-c", EMPTY_APP, args.log]
-        runs: dict[str, list[tuple[float, float]]] = {"validate": [], "imports": [], "quiet": [], "empty": []}
+        rounds: dict[str, list[tuple[float, float]]] = {"validate": [], "imports": [], "quiet": [], "empty": []}
         load_before = os.getloadavg()[0]
         for _ in range(args.repeat):  # interleaved: the same load for all
-            runs["validate"].append(timed([*exe, "validate", args.log], env))
-            runs["imports"].append(timed(libs, env))
-            runs["quiet"].append(timed(libs_quiet, env))
-            runs["empty"].append(timed(empty, env))
+            rounds["validate"].append(timed([*exe, "validate", args.log], env))
+            rounds["imports"].append(timed(libs, env))
+            rounds["quiet"].append(timed(libs_quiet, env))
+            rounds["empty"].append(timed(empty, env))
         load_after = os.getloadavg()[0]
 
     def median(name: str, k: int) -> float:
-        return statistics.median(r[k] for r in runs[name])
+        return statistics.median(r[k] for r in rounds[name])
 
-    print(f"{'import typer, pydantic, rich':<24} {min(w for w, _ in runs['imports']):6.3f} s wall (best; median "
+    print(f"{'import typer, pydantic, rich':<24} {min(w for w, _ in rounds['imports']):6.3f} s wall (best; median "
           f"{median('imports', 0):.3f})  {median('imports', 1):6.3f} s CPU (median)")
     print(f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before the {args.repeat} interleaved "
           f"rounds, {load_after:.1f} after (on a loaded machine read the CPU ratio)")
     wall = median("validate", 0) / median("imports", 0)
     cpu = median("validate", 1) / median("imports", 1)
-    pairs = statistics.median(v[1] / i[1] for v, i in zip(runs["validate"], runs["imports"]))
+    pairs = statistics.median(v[1] / i[1] for v, i in zip(rounds["validate"], rounds["imports"]))
     print(f"validate / the imports    {cpu:.2f} x CPU (median over median; median of the pairs {pairs:.2f}), "
           f"{wall:.2f} x wall")
     print(f"target: at most {TARGET_RATIO} x the imports alone (CPU): {'met' if cpu <= TARGET_RATIO else 'NOT met'}")
