@@ -447,6 +447,54 @@ def test_the_strictness_check_refuses_exactly_what_rfc_8259_refuses(v):
         assert not_strict(text) is not None and found[0].code == "json-syntax"
 
 
+def _counted_and_parsed(raw: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The verdict of ``raw`` with the key count's shortcut (what ``replay validate`` does) and with the
+    strictness check always parsing the text again."""
+    from replay.log import validate
+
+    counted = check_bytes(raw, "m.json")
+    real = validate._keys_held
+    try:
+        validate._keys_held = lambda log: None  # type: ignore[assignment]
+        parsed = check_bytes(raw, "m.json")
+    finally:
+        validate._keys_held = real
+    return counted.to_json(), parsed.to_json()
+
+
+@settings(FUZZ, max_examples=300)
+@given(_pairs_values, st.sampled_from(["", ":", "a:b", '"', "\\u003a"]))
+def test_the_key_count_spares_the_second_parse_only_where_it_finds_nothing(v, comment):
+    """The shortcut of :func:`replay.log.check.strict_unless_counted` (the text's colons against the keys the
+    models hold) never changes a verdict: meta's free value ``v`` written with duplicate keys, NaN, huge
+    numbers, escapes and colons in strings, and a move's comment with a colon or an escaped one."""
+    text, bad = _render(v)
+    raw = _with(lambda d: d.update(meta={"x": 1})).replace(b'"x": 1', b'"x": ' + text.encode())
+    if comment:
+        raw = raw.replace(b'"type": "deal"', b'"type": "deal", "comment": "c' + comment.encode() + b'"', 1)
+    counted, parsed = _counted_and_parsed(raw)
+    assert counted == parsed
+    if bad:
+        assert counted["verdict"] == MALFORMED and counted["problems"][0]["code"] == "json-syntax", counted
+
+
+def test_the_key_count_vouches_for_plain_logs_and_not_for_a_key_given_twice():
+    """The count matches the colons of an ordinary log (so the second parse is spared), and not once a key is
+    given twice, nor when a string holds a colon: the check can fail."""
+    from replay.log.check import strict_unless_counted
+    from replay.log.validate import _keys_held
+
+    raw = _with(lambda d: None)
+    log = GameLog.model_validate_json(raw)
+    assert raw.count(b":") == _keys_held(log)
+    twice = raw.replace(b'"type": "deal"', b'"type": "deal", "type": "deal"', 1)
+    assert twice.count(b":") != _keys_held(GameLog.model_validate_json(twice))
+    assert strict_unless_counted(twice, GameLog.model_validate_json(twice), _keys_held) is not None
+    colon = raw.replace(b'"type": "deal"', b'"type": "deal", "comment": "a:b"', 1)
+    assert colon.count(b":") != _keys_held(GameLog.model_validate_json(colon))
+    assert check_bytes(colon, "c.json").verdict == VALID
+
+
 def test_a_lenient_report_stays_within_a_few_times_its_log_and_says_where_it_stopped():
     """--lenient --format json turned a 2.2 MB log of violations into 98 MB of JSON (585 MB of memory): the
     report is bounded by the log's size, loses the quoted texts first, then stops listing, and says so."""

@@ -162,15 +162,63 @@ def test_an_edited_cache_entry_or_other_code_is_validated_again(counted, monkeyp
 def test_the_registry_finds_the_lines_inspect_finds_without_reading_the_source():
     import inspect
 
-    from replay.engine.registry import _REGISTRY
+    from replay.engine.registry import implementations
     from replay.games import catalog
 
     catalog()
-    assert len(_REGISTRY) > 40
-    for name, imp in _REGISTRY.items():
+    found = implementations()
+    assert len(found) > 40
+    for name, imp in found.items():
         module, _, qualname = name.partition(".games.")
         obj: object = sys.modules[f"{module}.games.{qualname.split('.')[0]}"]
         for part in qualname.split(".")[1:]:
             obj = getattr(obj, part)
         lines, start = inspect.getsourcelines(obj)  # type: ignore[arg-type]
         assert (imp.line, imp.end_line) == (start, start + len(lines) - 1), name
+
+
+def test_the_files_hash_walks_the_tree_as_pathlib_does(tmp_path):
+    """The corpus's hash (the key of the cached edition, computed at every start) takes the files ``rglob``
+    finds, in the order ``sorted`` gives their paths: names that sort otherwise as strings than as parts,
+    hidden files, a symbolic link to a file (taken) and to a directory (not entered)."""
+    import os
+
+    from replay.corpus.files import corpus_dir, files_hash
+
+    def by_pathlib(root: Path, salt: bytes = b"") -> str:
+        h = hashlib.sha256(salt)
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            data = path.read_bytes()
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        return h.hexdigest()
+
+    for rel in ("a/b", "a-c", "a.d", "a/b2/c", "A", "é", ".hidden/x", "z/.y", "a b/c"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(rel.encode())
+    os.symlink(tmp_path / "a", tmp_path / "linked-dir")
+    os.symlink(tmp_path / "a-c", tmp_path / "linked-file")
+    os.symlink(tmp_path / "nowhere", tmp_path / "broken")
+    assert files_hash(tmp_path, b"salt") == by_pathlib(tmp_path, b"salt")
+    assert files_hash(corpus_dir()) == by_pathlib(corpus_dir())
+    (tmp_path / "a" / "b").write_bytes(b"changed")
+    assert files_hash(tmp_path) == by_pathlib(tmp_path) != by_pathlib(tmp_path, b"salt")
+
+
+def test_the_table_of_commands_is_what_each_module_adds():
+    """``replay.cli.root.COMMANDS`` names, per module, the commands its ``register(app)`` adds, in order (the app
+    imports a command's module by it); every command is listed once, and the app lists them all."""
+    import importlib
+
+    import typer
+    import typer.main
+
+    from replay.cli.root import COMMANDS, app
+
+    for module, names in COMMANDS.items():
+        area = typer.Typer()
+        importlib.import_module(module).register(area)
+        added = [c.name for c in area.registered_commands] + [g.name for g in area.registered_groups]
+        assert tuple(added) == names, module
+    listed = [n for names in COMMANDS.values() for n in names]
+    assert len(set(listed)) == len(listed)
+    assert list(typer.main.get_command(app).commands) == listed  # type: ignore[attr-defined]

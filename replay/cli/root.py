@@ -12,12 +12,79 @@ import sys
 from typing import Any, Optional
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from replay import settings
 from replay.cli.names import BROKEN_PIPE, DISTRIBUTION
+from replay.cli.params import install as install_plain_values
+
+class Commands(TyperGroup):
+    """The app's commands, each module of :data:`COMMANDS` imported when one of its commands is called.
+
+    ``replay validate`` imports the module of ``validate`` alone; whatever lists the commands (``--help``,
+    completion, a suggestion for a misspelt name, ``commands`` read from outside) gets them all, in the
+    order of :data:`COMMANDS`.  Each module adds its commands to an app of its own
+    (``register(app)``), made into click commands as typer makes them for this one.
+    """
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, Any]:
+        """Every command, by name, in the order of :data:`COMMANDS` (each module imported)."""
+        self._load(*COMMANDS)
+        return {name: self._made[name] for names in COMMANDS.values() for name in names if name in self._made} | {
+            name: cmd for name, cmd in self._made.items() if not any(name in n for n in COMMANDS.values())}
+
+    @commands.setter
+    def commands(self, value: Any) -> None:
+        self._made: dict[str, Any] = dict(value)
+        self._areas: dict[str, typer.Typer] = {}  # each module's own app, its commands registered
+        self._loaded: set[str] = set()  # the modules whose every command is made
+
+    def add_command(self, cmd: Any, name: Optional[str] = None) -> None:
+        self._made[name or cmd.name] = cmd
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self._made:
+            for module, names in COMMANDS.items():
+                if cmd_name in names:
+                    self._make(module, cmd_name)
+        return self._made.get(cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
+
+    def _load(self, *modules: str) -> None:
+        for module in modules:
+            self._make(module)
+
+    def _make(self, module: str, only: Optional[str] = None) -> None:
+        """Make the commands ``module`` adds: only the one named ``only`` when it is a plain command (typer
+        reads the signature of every command it makes), else all of them."""
+        if module in self._loaded:
+            return
+        area = self._areas.get(module)
+        if area is None:
+            area = self._areas[module] = self._app()
+            importlib.import_module(module).register(area)
+        if only is not None and not area.registered_groups:
+            part = self._app()
+            part.registered_commands = [c for c in area.registered_commands if c.name == only]
+            if part.registered_commands:
+                area = part
+        if area is self._areas[module]:
+            self._loaded.add(module)
+        for name, cmd in typer.main.get_group(area).commands.items():
+            self._made.setdefault(name, cmd)
+
+    @staticmethod
+    def _app() -> typer.Typer:
+        return typer.Typer(rich_markup_mode=app.rich_markup_mode, pretty_exceptions_short=app.pretty_exceptions_short)
+
 
 app = typer.Typer(
     name="replay",
+    cls=Commands,
     help="Digitized-rules archive and replay tool for old patience rule texts.",
     epilog=settings.epilog(),
     no_args_is_help=True,
@@ -113,20 +180,20 @@ def _conventional_help() -> None:
 
 
 _conventional_help()
+install_plain_values()
 
-#: modules that add commands to the app, in the order they appear in --help
-COMMAND_MODULES = (
-    "replay.cli.games",
-    "replay.cli.log",
-    "replay.cli.play",
-    "replay.cli.corpus",
-    "replay.cli.solver",
-    "replay.cli.trace",
-    "replay.cli.view",
-)
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
+#: the modules that add commands to the app (``register(app)``) and the commands each adds, in the order
+#: they appear in --help; a module is imported when one of its commands is called (:class:`Commands`)
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "replay.cli.games": ("games",),
+    "replay.cli.log": ("validate", "show", "deal", "schema"),
+    "replay.cli.play": ("moves", "play"),
+    "replay.cli.solver": ("solve", "stats"),
+    "replay.cli.trace": ("trace", "coverage"),
+    "replay.cli.view": ("view", "analyse"),
+    "replay.cli.corpus": ("corpus",),  # a group of commands: typer lists groups after the commands
+}
+COMMAND_MODULES = tuple(COMMANDS)
 
 
 def _filled(text: str) -> str:

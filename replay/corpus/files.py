@@ -41,12 +41,33 @@ def cache_dir() -> Path | None:
 
 
 def files_hash(root: Path, salt: bytes = b"") -> str:
-    """SHA-256 of ``salt`` and every file under ``root`` (names and bytes, in name order)."""
+    """SHA-256 of ``salt`` and every file under ``root`` (names and bytes, in name order: the order of their
+    paths' parts, as ``sorted(root.rglob("*"))`` has them).
+
+    Every start of a command that plays a game computes it (the key of the cached edition), so the tree is
+    walked with :func:`os.scandir` rather than :mod:`pathlib` (a third of the time), the same files in the
+    same order: every file below ``root`` or a symbolic link to one, directories entered unless they are
+    symbolic links.
+    """
     h = hashlib.sha256(salt)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    for parts in sorted(_files(str(root), ())):
+        path = os.path.join(root, *parts)
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as fh:
+                data = fh.read()
         except OSError as e:
             raise CorpusError(f"{path}: cannot read: {e.strerror or e}") from None
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        h.update("/".join(parts).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
+
+def _files(top: str, parts: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The files below ``top`` as the parts of their paths relative to the root (``parts`` leads to ``top``)."""
+    found: list[tuple[str, ...]] = []
+    with os.scandir(top) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                found.extend(_files(entry.path, (*parts, entry.name)))
+            elif entry.is_file():
+                found.append((*parts, entry.name))
+    return found

@@ -36,21 +36,23 @@ def rank_neighbours(t: Table, d: int) -> tuple[int, ...] | None:
     """The cards one rank above or below the top card of ``d``, in every suit (what
     :func:`next_any_suit` allows on it); None when ``d`` is empty.  For a rule's ``accepts``."""
     pile = t.piles[d]
-    if not pile:
-        return None
-    r = pile[-1] >> 2
-    return tuple(C.make(n, s) for n in (r - 1, r + 1) if 0 <= n <= C.KING for s in range(4))
+    return _RANK_NEIGHBOURS[pile[-1] >> 2] if pile else None
 
 
 def suit_neighbours(t: Table, d: int) -> tuple[int, ...] | None:
     """The cards one rank above or below the top card of ``d`` in its suit (what :func:`next_in_suit`
     allows on it); None when ``d`` is empty.  For a rule's ``accepts``."""
     pile = t.piles[d]
-    if not pile:
-        return None
-    top = pile[-1]
-    r = top >> 2
-    return tuple(top + 4 * k for k in (-1, 1) if 0 <= r + k <= C.KING)
+    return _SUIT_NEIGHBOURS[pile[-1]] if pile else None
+
+
+#: per rank, the cards one rank below it, then one above, each in the four suits (the legal-move search asks
+#: them of every target, so they are laid out once)
+_RANK_NEIGHBOURS = tuple(tuple(C.make(n, s) for n in (r - 1, r + 1) if 0 <= n <= C.KING for s in range(4))
+                         for r in range(C.KING + 1))
+#: per card, the cards of its suit one rank below it and one above
+_SUIT_NEIGHBOURS = tuple(tuple(top + 4 * k for k in (-1, 1) if 0 <= (top >> 2) + k <= C.KING)
+                         for top in range(4 * (C.KING + 1)))
 
 
 def next_in_suit(under: int, over: int) -> bool:

@@ -23,7 +23,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Union
 
 from replay.engine.errors import CorpusError, UnknownName
 from replay.engine.rulings import Ruling
@@ -226,46 +226,60 @@ def _read(annotation: Any, value: Any, where: str) -> Any:
     return _reader(annotation)(value, where)
 
 
-_READERS: dict[Any, Callable[[Any, str], Any]] = {}
+#: where a value lies: the name of the whole, or (where its container lies, its key or index); made into
+#: words (:func:`_at`) only for a refusal, since every start of a command reads the cached edition
+Where = Union[str, tuple[Any, Union[str, int]]]
 
 
-def _reader(annotation: Any) -> Callable[[Any, str], Any]:
+def _at(where: Where) -> str:
+    """``edition.layouts.zk-base.piles[2].row`` for the place ``where``."""
+    steps: list[str] = []
+    while isinstance(where, tuple):
+        where, step = where
+        steps.append(f"[{step}]" if isinstance(step, int) else f".{step}")
+    return where + "".join(reversed(steps))
+
+
+_READERS: dict[Any, Callable[[Any, Where], Any]] = {}
+
+
+def _reader(annotation: Any) -> Callable[[Any, Where], Any]:
     """The function that reads a value of ``annotation`` (made once per type)."""
     if annotation in _READERS:
         return _READERS[annotation]
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    read: Callable[[Any, str], Any]
+    read: Callable[[Any, Where], Any]
     if dataclasses.is_dataclass(annotation):
         read = _record(annotation)
     elif origin is typing.Union or origin is types.UnionType:
         (inner,) = [a for a in args if a is not type(None)]
         each = _reader(inner)
 
-        def read(v: Any, where: str) -> Any:
+        def read(v: Any, where: Where) -> Any:
             return None if v is None else each(v, where)
     elif origin is tuple:
         each = _reader(args[0])
 
-        def read(v: Any, where: str) -> Any:
+        def read(v: Any, where: Where) -> Any:
             if not isinstance(v, list):
-                raise CorpusError(f"{where}: expected a list, not {_kind(v)}")
-            return tuple(each(x, f"{where}[{i}]") for i, x in enumerate(v))
+                raise CorpusError(f"{_at(where)}: expected a list, not {_kind(v)}")
+            return tuple([each(x, (where, i)) for i, x in enumerate(v)])
     elif origin in (collections.abc.Mapping, dict):
         each = _reader(args[1])
 
-        def read(v: Any, where: str) -> Any:
+        def read(v: Any, where: Where) -> Any:
             if not isinstance(v, dict):
-                raise CorpusError(f"{where}: expected an object, not {_kind(v)}")
-            return {k: each(x, f"{where}.{k}") for k, x in v.items()}
+                raise CorpusError(f"{_at(where)}: expected an object, not {_kind(v)}")
+            return {k: each(x, (where, k)) for k, x in v.items()}
     elif annotation is float:
-        def read(v: Any, where: str) -> Any:
+        def read(v: Any, where: Where) -> Any:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise CorpusError(f"{where}: expected a number, not {_kind(v)}")
+                raise CorpusError(f"{_at(where)}: expected a number, not {_kind(v)}")
             return float(v)
     elif annotation is str:
-        def read(v: Any, where: str) -> Any:
+        def read(v: Any, where: Where) -> Any:
             if not isinstance(v, str):
-                raise CorpusError(f"{where}: expected a string, not {_kind(v)}")
+                raise CorpusError(f"{_at(where)}: expected a string, not {_kind(v)}")
             return v
     else:  # pragma: no cover - a field of a type this reader does not know is a programming error
         raise TypeError(f"the edition reader cannot read {annotation!r}")
@@ -273,22 +287,23 @@ def _reader(annotation: Any) -> Callable[[Any, str], Any]:
     return read
 
 
-def _record(cls: Any) -> Callable[[Any, str], Any]:
+def _record(cls: Any) -> Callable[[Any, Where], Any]:
     """The reader of a dataclass: an object with exactly its fields, each read as its type."""
     hints = typing.get_type_hints(cls)
     fields = [(f.name, _reader(hints[f.name])) for f in dataclasses.fields(cls)]
     names = {name for name, _ in fields}
 
-    def read(v: Any, where: str) -> Any:
+    def read(v: Any, where: Where) -> Any:
         if not isinstance(v, dict):
-            raise CorpusError(f"{where}: expected an object, not {_kind(v)}")
-        unknown = [k for k in v if k not in names]
-        if unknown:
-            raise CorpusError(f"{where}.{unknown[0]}: unknown key (a {cls.__name__} has {', '.join(sorted(names))})")
-        missing = [name for name, _ in fields if name not in v]
-        if missing:
-            raise CorpusError(f"{where}.{missing[0]}: missing key")
-        return cls(**{name: each(v[name], f"{where}.{name}") for name, each in fields})
+            raise CorpusError(f"{_at(where)}: expected an object, not {_kind(v)}")
+        if len(v) != len(fields) or not names.issuperset(v):
+            unknown = [k for k in v if k not in names]
+            if unknown:
+                raise CorpusError(f"{_at(where)}.{unknown[0]}: unknown key (a {cls.__name__} has "
+                                  f"{', '.join(sorted(names))})")
+            missing = [name for name, _ in fields if name not in v]
+            raise CorpusError(f"{_at(where)}.{missing[0]}: missing key")
+        return cls(**{name: each(v[name], (where, name)) for name, each in fields})
 
     return read
 

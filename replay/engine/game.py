@@ -416,7 +416,7 @@ class Game:
         for entry, probe, wide, by_src, by_dst, keyed, targets, narrow, groups in self._candidate_plan():
             if probe.type in exclude:
                 continue
-            if wide and any(r(t, probe) for r in wide):
+            if wide and _any_refuses(wide, t, probe):
                 continue  # a table-wide rule refuses every move of this kind
             if groups is None:
                 moves = self._own_candidates(t, entry)
@@ -445,25 +445,34 @@ class Game:
                             groups: list[tuple[int, tuple[Move, ...]]]) -> Iterator[Move]:
         """The planned candidates that no per-target or per-source rule refuses, and (when rules declare
         what a target accepts) only those whose card every such rule accepts on the target."""
-        blocked = {d for d, m in targets if any(r(t, m) for r in by_dst)} if by_dst else ()
+        blocked = {d for d, m in targets if _any_refuses(by_dst, t, m)} if by_dst else ()
         if blocked and len(blocked) == len(targets):
             return  # a rule on the target refuses every target
         wants: dict[int, set[int]] = {}  # card -> the targets that accept it
         free: set[int] = set()  # the targets that accept any card
         if keyed:
+            only = keyed[0].accepts if len(keyed) == 1 else None  # type: ignore[attr-defined]
             for d, _ in targets:
                 if d in blocked:
                     continue
-                cards: set[int] | None = None
-                for r in keyed:
-                    a = r.accepts(t, d)  # type: ignore[attr-defined]
-                    if a is not None:
-                        cards = set(a) if cards is None else cards.intersection(a)
+                cards: Iterable[int] | None
+                if only is not None:
+                    cards = only(t, d)  # one rule: its cards as it gives them (a card twice adds nothing)
+                else:
+                    cards = None
+                    for r in keyed:
+                        a = r.accepts(t, d)  # type: ignore[attr-defined]
+                        if a is not None:
+                            cards = set(a) if cards is None else cards.intersection(a)
                 if cards is None:
                     free.add(d)
                 else:
                     for c in cards:
-                        wants.setdefault(c, set()).add(d)
+                        takers = wants.get(c)
+                        if takers is None:
+                            wants[c] = {d}
+                        else:
+                            takers.add(d)
         piles = t.piles
         ok: set[int] = free
         for src, moves in groups:
@@ -474,7 +483,7 @@ class Game:
                 ok = (free | taking if free else taking) if taking else free
                 if not ok:
                     continue  # no target takes this card
-            if by_src and any(r(t, moves[0]) for r in by_src):
+            if by_src and _any_refuses(by_src, t, moves[0]):
                 continue  # a rule on the source refuses every move from it
             if keyed:
                 yield from (m for m in moves if m.dst in ok)
@@ -519,6 +528,15 @@ class Game:
 
 
 _REFUSED = ("", "")  # a refusal whose reason was not asked for
+
+
+def _any_refuses(rules: tuple[Rule, ...], t: Table, m: Move) -> bool:
+    """Whether one of ``rules`` refuses ``m`` (``any(r(t, m) for r in rules)``, without a generator: the
+    legal-move search asks this of every target, source and kind of move)."""
+    for r in rules:
+        if r(t, m):
+            return True
+    return False
 
 
 def misnamed_card(t: Table, m: Move) -> str | None:

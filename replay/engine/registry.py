@@ -5,8 +5,8 @@ A rule function declares its clauses with a decorator::
     @rule("zk-8")
     def side_piles_play_only_to_their_row(table, move): ...
 
-The decorator records the function (dotted name, source file and lines) and
-returns it unchanged, so a rule costs nothing extra when it runs.  The
+The decorator records the function (dotted name, source file and lines: found when the
+registry is first read) and returns it unchanged, so a rule costs nothing extra when it runs.  The
 validator reads the clause from the function when a move breaks it; the site,
 ``replay trace`` and ``replay coverage`` read the same records.
 """
@@ -51,6 +51,8 @@ class Excuse:
 
 
 _REGISTRY: dict[str, Implementation] = {}
+#: decorated functions not yet recorded in _REGISTRY (see _settle), in the order they were decorated
+_PENDING: list[tuple[Callable[..., object], tuple[str, ...], Kind]] = []
 _EXCUSES: dict[str, Excuse] = {}
 
 
@@ -70,29 +72,51 @@ def _lines(fn: Callable[..., object]) -> tuple[int, int]:
     return code.co_firstlineno, end
 
 
+_FILES: dict[str, str] = {}
+
+
+def _file_of(fn: Callable[..., object]) -> str:
+    """The source file of ``fn``, relative to the project root when it lies below it; found once per module's
+    file (every rule of a game module is in one file, and resolving a path asks the file system)."""
+    compiled_as = fn.__code__.co_filename
+    rel = _FILES.get(compiled_as)
+    if rel is None:
+        src = inspect.getsourcefile(fn) or "?"
+        try:
+            rel = str(Path(src).resolve().relative_to(_ROOT))
+        except ValueError:
+            rel = src
+        _FILES[compiled_as] = rel
+    return rel
+
+
 def implements(*clauses: str, kind: Kind = "rule") -> Callable[[F], F]:
     """Record that the decorated function implements ``clauses`` (the first is cited on violation)."""
     if not clauses:
         raise TypeError("implements() needs at least one clause ID")
 
     def decorate(fn: F) -> F:
-        src = inspect.getsourcefile(fn) or "?"
-        start, end = _lines(fn)
-        try:
-            rel = str(Path(src).resolve().relative_to(_ROOT))
-        except ValueError:
-            rel = src
-        name = f"{fn.__module__}.{fn.__qualname__}"
-        doc = inspect.getdoc(fn) or ""
-        _REGISTRY[name] = Implementation(
-            name=name, clauses=tuple(clauses), kind=kind, file=rel, line=start,
-            end_line=end, summary=doc.splitlines()[0] if doc else "",
-        )
+        _PENDING.append((fn, tuple(clauses), kind))
         fn.clause = clauses[0]  # type: ignore[attr-defined]
         fn.clauses = tuple(clauses)  # type: ignore[attr-defined]
         return fn
 
     return decorate
+
+
+def _settle() -> dict[str, Implementation]:
+    """The registry, with the functions decorated since it was last read recorded in it (their file, lines and
+    summary are found only when someone reads them: a command that plays a game never does)."""
+    while _PENDING:
+        fn, clauses, kind = _PENDING.pop(0)
+        start, end = _lines(fn)
+        name = f"{fn.__module__}.{fn.__qualname__}"
+        doc = inspect.getdoc(fn) or ""
+        _REGISTRY[name] = Implementation(
+            name=name, clauses=clauses, kind=kind, file=_file_of(fn), line=start,
+            end_line=end, summary=doc.splitlines()[0] if doc else "",
+        )
+    return _REGISTRY
 
 
 def rule(*clauses: str, table_wide: bool = False, per_source: bool = False,
@@ -137,7 +161,7 @@ def excuse(clause: str, reason: str, module: str) -> None:
 
 def implementations() -> dict[str, Implementation]:
     """Every registered function by dotted name (import :mod:`replay.games` first)."""
-    return dict(_REGISTRY)
+    return dict(_settle())
 
 
 def excuses() -> dict[str, Excuse]:
@@ -147,7 +171,7 @@ def excuses() -> dict[str, Excuse]:
 def by_clause() -> dict[str, list[Implementation]]:
     """Clause ID -> the functions that implement it, in registration order."""
     out: dict[str, list[Implementation]] = {}
-    for impl in _REGISTRY.values():
+    for impl in _settle().values():
         for c in impl.clauses:
             out.setdefault(c, []).append(impl)
     return out

@@ -319,19 +319,18 @@ def _positions(t: Table, packets: tuple[int, ...], src: int, dst: int) -> tuple[
     :data:`POSITION_MODULUS`.  Two positions of a chain have the same code exactly when they are the same
     position (but for a coincidence of about one in 2**61, the chance Python's hash() of the same
     tuples had too)."""
-    piles = t.game.options["packet_piles"](t.piles)
-    now = _position_code(piles)
+    packed = list(map(bytes, t.game.options["packet_piles"](t.piles)))  # each packet's cards as bytes, once
+    now = _packed_code(packed)
     i, j = packets.index(src), packets.index(dst)
-    moved = list(piles)
-    card = moved[i][-1]
-    moved[i] = moved[i][:-1]
-    moved[j] = [card, *moved[j]]
-    return now, _position_code(moved)
+    top = packed[i][-1:]
+    packed[i] = packed[i][:-1]
+    packed[j] = top + packed[j]
+    return now, _packed_code(packed)
 
 
-def _position_code(piles: Any) -> int:
-    """The code of the packets ``piles`` (in deal order): see :func:`_positions`."""
-    return int.from_bytes(b"\xff".join(map(bytes, piles)) + b"\xff", "little") % POSITION_MODULUS
+def _packed_code(packed: list[bytes]) -> int:
+    """The code of the packets, each one's cards given as bytes (bottom first)."""
+    return int.from_bytes(b"\xff".join(packed) + b"\xff", "little") % POSITION_MODULUS
 
 
 @effect("ex-11")

@@ -166,17 +166,25 @@ def a_dealt_base_is_placed_at_once(t: Table, m: Move) -> Reason:
     """(ruling base-timing = on-dealing) Foundation cards are taken out as they come: nothing else is done
     while a card that can found a foundation lies uncovered (placing bases, and in cztery kąty the
     replacement from a corner, excepted)."""
-    if m.type == "fill" or (m.type == "move" and m.dst in t.game.options["found_set"] and not t.piles[m.dst]):
+    options = t.game.options
+    if m.type == "fill" or (m.type == "move" and m.dst in options["found_set"] and not t.piles[m.dst]):
         return None
-    for p in t.game.options["deal"]:
-        if not t.piles[p] or C.rank_of(t.piles[p][-1]) not in (C.ACE, C.KING):
+    piles = t.piles
+    for p, placings in options["base_placings"]:  # every pile of the deal, in its order
+        pile = piles[p]
+        if not pile or (pile[-1] >> 2) not in _BASE_RANKS:
             continue
-        for f in t.game.foundations:
-            if not t.piles[f] and t.game.allows(t, Move("move", p, f)):
+        # only a foundation founded on the card's rank can take it while empty (zk-5, foundations_build_in_suit):
+        # the others are not asked
+        for f, placing in placings[pile[-1] >> 2]:
+            if not piles[f] and t.game.allows(t, placing):
                 # the variant's own clause: zk-19 (gotycki zamek) or zk-22 (cztery kąty)
                 clause = "zk-22" if "cztery-katy" in t.game.variants else "zk-19"
-                return clause, f"{C.code(t.piles[p][-1])} on {t.name(p)} is a foundation card and is placed at once"
+                return clause, f"{C.code(pile[-1])} on {t.name(p)} is a foundation card and is placed at once"
     return None
+
+
+_BASE_RANKS = frozenset({C.ACE, C.KING})
 
 
 @rule("zk-22", "zk-8")
@@ -323,6 +331,10 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         "build_last_pass_only": readings["building-from"] == "last-pass",
         "replace_if_empty_only": readings["replacement"] == "if-empty",
         "found_set": frozenset(found),
+        # a_dealt_base_is_placed_at_once: per pile of the deal and rank of a base, the move placing its top card on
+        # each foundation founded on that rank, in the foundations' order
+        "base_placings": tuple((p, {rank: tuple((f, Move("move", p, f)) for f in found if layout.base_rank(f) == rank)
+                                    for rank in _BASE_RANKS}) for p in layout.order("deal")),
     }
 
     book = RuleBook(layout)

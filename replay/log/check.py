@@ -16,15 +16,17 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
 from replay.log.describe import archive, clause_text, defaults_applied, held
 from replay.log.format import MAX_BYTES
-from replay.log.locate import Index, format_path
 from replay.log.report import CODES, VERDICTS, Problem, Report
+
+if TYPE_CHECKING:
+    from replay.log.locate import Index
 
 
 
@@ -337,11 +339,15 @@ class Replay:
     def index(self) -> Index | None:
         """Places in the raw text (decoded and indexed once, when a problem is first reported)."""
         if self._index is None and self.raw is not None:
+            from replay.log.locate import Index  # places are found only for a problem
+
             raw = self.raw[3:] if self.raw[:3] == BOM else self.raw
             self._index = Index(raw.decode("utf-8", errors="replace"))
         return self._index
 
     def place(self, p: Problem, path: list[str | int]) -> Problem:
+        from replay.log.locate import format_path
+
         p.path = format_path(path)
         if self.index is not None:
             lc = self.index.locate(path)
@@ -374,6 +380,8 @@ def malformed(name: str, bad: Bad, replay: Replay | None = None, line: int | Non
     if replay is not None:
         replay.place(p, bad.path)
     else:
+        from replay.log.locate import format_path
+
         p.path = format_path(bad.path)
         p.line, p.column = line, col
     r.add(p)
@@ -391,9 +399,31 @@ class Unreadable(Exception):
 
 #: a reader: a log's bytes (no byte order mark) as a parsed log, or :class:`Unreadable`
 Reader = Callable[[bytes], Parsed]
+#: how many keys a reader's parsed log holds, counted over all its objects (each object's distinct keys);
+#: None when the log holds a value the count cannot vouch for (see :func:`strict_unless_counted`)
+KeyCount = Callable[[Parsed], "int | None"]
 
 
-def parsed(data: bytes, read: Reader) -> Parsed:
+def strict_unless_counted(body: bytes, log: Parsed, keys: KeyCount | None) -> tuple[Bad, int | None, int | None] | None:
+    """:func:`strict_json` of ``body``, or None without that second parse when the keys of the parsed log
+    show that it would find nothing.
+
+    Every colon of a JSON text outside its strings stands between a key and its value, so a text has at
+    least as many colons as keys, and more when a key is given twice in one object (the reader keeps one)
+    or a string holds a colon.  ``keys(log)`` counts the distinct keys of each object the reader kept, at
+    most the keys of the text: when the text's colons are exactly that many, no object gives a key twice.
+    ``NaN``, ``Infinity`` and a number past a double can only reach a parsed log as a float (every other
+    value the models take is a string, an integer, a boolean or a list or object of those), and a reader's
+    count declines a float (None).  Whenever the count does not vouch for the text, it is parsed again.
+    """
+    if keys is not None:
+        held = keys(log)
+        if held is not None and body.count(b":") == held:
+            return None
+    return strict_json(body)
+
+
+def parsed(data: bytes, read: Reader, keys: KeyCount | None = None) -> Parsed:
     """``data`` read by ``read`` and checked as strict JSON; raises :class:`Bad`."""
     if len(data) > MAX_BYTES:
         raise too_large()
@@ -403,17 +433,18 @@ def parsed(data: bytes, read: Reader) -> Parsed:
         log = read(data)
     except Unreadable as u:
         raise u.bad from None
-    strict = strict_json(data)
+    strict = strict_unless_counted(data, log, keys)
     if strict is not None:
         raise strict[0]
     return log
 
 
 def judged(data: bytes, name: str, read: Reader, *, lenient: bool = False, until: int | None = None,
-           rulings: Mapping[str, str] | None = None, size: int | None = None) -> Report:
+           rulings: Mapping[str, str] | None = None, size: int | None = None, keys: KeyCount | None = None) -> Report:
     """The verdict on a log given as bytes, read by ``read`` (never raises on bad input).
 
-    ``size`` is the file's size when known (``data`` holds at most one byte more than the limit).
+    ``size`` is the file's size when known (``data`` holds at most one byte more than the limit); ``keys``
+    counts the keys of what ``read`` returns, sparing the second parse of :func:`strict_unless_counted`.
     """
     try:
         if len(data) > MAX_BYTES:
@@ -425,7 +456,7 @@ def judged(data: bytes, name: str, read: Reader, *, lenient: bool = False, until
             if u.line is None:
                 return malformed(name, u.bad, Replay(None, name, data))
             return malformed(name, u.bad, None, u.line, u.column)
-        strict = strict_json(body)
+        strict = strict_unless_counted(body, log, keys)
         if strict is not None:
             return malformed(name, strict[0], None, strict[1], strict[2])
         return check_log(log, name, data, lenient=lenient, until=until, rulings=rulings)
@@ -621,6 +652,6 @@ def replay_to(log: Parsed, step: int | None, rulings: Mapping[str, str] | None =
 
 
 
-__all__ = ["BOM", "Bad", "Instance", "MAX_SNAPSHOTS", "Parsed", "REPORT_PER_BYTE", "REPORT_SLACK", "Reader", "Replay",
+__all__ = ["BOM", "Bad", "Instance", "KeyCount", "MAX_SNAPSHOTS", "Parsed", "REPORT_PER_BYTE", "REPORT_SLACK", "Reader", "Replay",
            "Unreadable", "check_log", "engine_moves", "entry_of", "instance", "internal_error", "judged", "malformed",
-           "parsed", "replay_to", "strict_json", "too_large", "unknown"]
+           "parsed", "replay_to", "strict_json", "strict_unless_counted", "too_large", "unknown"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from replay.draw.svg import SUIT_SYMBOL, card_text
 from replay.engine import cards as C
 from replay.engine.game import Move, Table
 
@@ -27,6 +26,8 @@ def comment_text(comment: str) -> str:
 
 def face_of(move: dict[str, Any]) -> str:
     """The card a log entry names, as it is printed (`` Q♠``, with its leading space; empty when none)."""
+    from replay.draw.svg import SUIT_SYMBOL, card_text  # only when a move is shown (the drawing's module is not small)
+
     card = move.get("card")
     return f" {card_text(card)[0]}" if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOL else ""
 

@@ -16,7 +16,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from replay.log.locate import move_ref
 from replay.log.names import printable_json
 
 VALID, ILLEGAL, MALFORMED, ERROR = "valid", "illegal", "malformed", "error"
@@ -138,6 +137,8 @@ def problem_lines(report: Report, p: Problem) -> list[str]:
         return [f"{where}: {p.verdict}:{path} {p.message}"]
     if p.code == "false-result":
         return [f"{where}: illegal: {p.path}: {p.message}"]
+    from replay.log.locate import move_ref  # a problem's words only
+
     head = f"{where}: illegal {move_ref(p.move)}" if p.move is not None else f"{where}: illegal ({p.path})"
     if p.written:
         head += f" {p.written}"
@@ -209,6 +210,8 @@ def report_lines(report: Report) -> list[str]:
         if report.details_omitted:
             cut += f"; {report.details_omitted} without their clause and table"
         if report.omitted:
+            from replay.log.locate import move_ref
+
             cut += (f"; the report stops at {move_ref(report.cut_at or 0)}: {report.omitted} more "
                     f"violation{'s' if report.omitted != 1 else ''} counted, not listed (a report is kept within "
                     "a few times the log's size)")

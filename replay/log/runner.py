@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from replay.log.models import MAX_BYTES
+from replay.log.format import MAX_BYTES
 from replay.log.names import shown
 from replay.log.report import Problem, Report
 from replay.log.validate import check_bytes, check_file

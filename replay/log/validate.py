@@ -16,32 +16,87 @@ they refuse; the replay of the parsed log, which needs no pydantic, is :mod:`rep
 
 from __future__ import annotations
 
-from typing import Mapping
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Mapping
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from replay.engine.errors import ReplayError
-from replay.log.check import (BOM, MAX_SNAPSHOTS, REPORT_PER_BYTE, REPORT_SLACK, Bad, Instance, Replay,  # noqa: F401
+from replay.log.check import (BOM, MAX_SNAPSHOTS, REPORT_PER_BYTE, REPORT_SLACK, Bad, Instance, Parsed, Replay,  # noqa: F401
                               Unreadable, _deck_problem, _false_result, _form, _json_type, _short, check_log,
                               engine_moves, entry_of, instance, internal_error, judged, malformed, parsed, replay_to,
                               report_rulings, strict_json, too_large, unknown)
+from replay.log.compiled import validator
 from replay.log.format import MAX_BYTES
-from replay.log.models import GameLog
 from replay.log.report import Problem, Report
-from replay.log.wording import first_problem
+
+if TYPE_CHECKING:
+    from replay.log.models import GameLog
 
 
-def _read(body: bytes) -> GameLog:
-    """The log in ``body`` read into the models; raises :class:`~replay.log.check.Unreadable`."""
+def _read(body: bytes) -> Parsed:
+    """The log in ``body`` read by the models' validator (:mod:`replay.log.compiled`: records in place of the
+    models' instances); raises :class:`~replay.log.check.Unreadable`."""
+    try:
+        return validator().validate_json(body)
+    except ValidationError as err:
+        raise _unreadable(err, body) from None
+
+
+def _read_models(body: bytes) -> GameLog:
+    """The log in ``body`` read into the models themselves; raises :class:`~replay.log.check.Unreadable`."""
+    from replay.log.models import GameLog
+
     try:
         return GameLog.model_validate_json(body)
     except ValidationError as err:
-        raise Unreadable(*first_problem(err.errors(include_url=False, include_context=True), body)) from None
+        raise _unreadable(err, body) from None
+
+
+def _unreadable(err: ValidationError, body: bytes) -> Unreadable:
+    from replay.log.wording import first_problem  # the words of a refusal, only for one
+
+    return Unreadable(*first_problem(err.errors(include_url=False, include_context=True), body))
+
+
+_FIELDS_GIVEN = attrgetter("__pydantic_fields_set__")
+
+
+def _keys_held(log: Parsed) -> int | None:
+    """How many keys the models' validator was given (each object's distinct keys: a model's fields given,
+    its free keys, a dictionary's keys), or None when meta holds a float (see
+    :func:`~replay.log.check.strict_unless_counted`, which compares this count with the text's colons)."""
+    read: Any = log  # a record of the models' validator (or a model): its keys given are pydantic's
+    n = len(read.__pydantic_fields_set__) + len(read.rulings) + sum(map(len, map(_FIELDS_GIVEN, read.moves)))
+    if read.meta is not None:
+        n += len(read.meta.__pydantic_fields_set__)
+        for value in (read.meta.__pydantic_extra__ or {}).values():
+            inner = _keys_within(value)
+            if inner is None:
+                return None
+            n += inner
+    return n
+
+
+def _keys_within(value: object) -> int | None:
+    """The keys of the objects within a free value of meta (None when it holds a float)."""
+    if isinstance(value, float):
+        return None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    n = len(value) if isinstance(value, dict) else 0
+    for item in items:
+        inner = _keys_within(item)
+        if inner is None:
+            return None
+        n += inner
+    return n
 
 
 def parse(data: bytes) -> GameLog:
-    """Parse a log's bytes into the models; raises :class:`Bad`."""
-    log = parsed(data, _read)
+    """Parse a log's bytes into the models (:class:`~replay.log.models.GameLog`); raises :class:`Bad`."""
+    from replay.log.models import GameLog
+
+    log = parsed(data, _read_models, _keys_held)
     assert isinstance(log, GameLog)
     return log
 
@@ -52,7 +107,7 @@ def check_bytes(data: bytes, name: str = "<log>", *, lenient: bool = False, unti
 
     ``size`` is the file's size when known (``data`` holds at most one byte more than the limit).
     """
-    return judged(data, name, _read, lenient=lenient, until=until, rulings=rulings, size=size)
+    return judged(data, name, _read, lenient=lenient, until=until, rulings=rulings, size=size, keys=_keys_held)
 
 
 def check_file(path: str, *, lenient: bool = False, until: int | None = None,
