@@ -14,14 +14,20 @@ Two promises (docs/log-format.md, "Files the commands write"):
 
 A refusal is a :class:`WriteRefused` whose message names the file (and the flag, when one would
 help); the commands print it as one line and exit 2.
+
+A writer that must not replace what another process wrote in the meantime (``replay play``, which
+checks that its log has not changed since it last read or wrote it) holds :func:`locked` from the
+check to the rename: two such writers of one file take turns, so the second one sees the first one's
+file, never the old one.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 
 class WriteRefused(Exception):
@@ -199,6 +205,28 @@ def write_texts(files: Iterable[tuple[str | os.PathLike[str], str]], *, update: 
     return [t for t, _ in items]
 
 
+@contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive lock for writing ``path`` while the block runs (waiting for another holder to end).
+
+    The lock is on the directory that holds the file (a link followed), not on the file: the atomic rename
+    puts a new file in the old one's place, and a lock on the old one would not hold the next writer back.
+    Every writer that checks and then renames under it takes its turn (``flock``, released when the block
+    ends or the process dies); a writer that takes no lock (an editor) is not held back.  Raises OSError
+    when the directory cannot be opened."""
+    import fcntl
+
+    fd = os.open(os.path.dirname(os.path.realpath(path)) or ".", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         dfd = os.open(path, os.O_RDONLY)
@@ -212,4 +240,4 @@ def _fsync_dir(path: Path) -> None:
         os.close(dfd)
 
 
-__all__ = ["WriteRefused", "atomic_write", "check_target", "probe_write", "write_text", "write_texts"]
+__all__ = ["WriteRefused", "atomic_write", "check_target", "locked", "probe_write", "write_text", "write_texts"]
