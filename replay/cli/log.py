@@ -40,7 +40,7 @@ def validate(
 
     Each report is written as soon as its log is checked (--format json: one document, written incrementally).
 
-    A file name that is not UTF-8 or holds a control character is shown quoted and escaped, as git does.
+    A file name that is not UTF-8 or holds a control character (C0, C1, a bidirectional override, a zero-width character) is shown quoted and escaped, as git does (\\u202e for U+202E).
 
     Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error.
     """
