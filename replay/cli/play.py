@@ -199,7 +199,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
 
     def writable() -> None:
         try:
-            check_target(dest, force=force, update=same)
+            check_target(dest, force=force, update=same, streams=False)  # the log is read back
             probe_write(dest)
         except WriteRefused as e:
             usage(e.message)
