@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import Format, usage
 from replay.log.names import shown_path
 
@@ -71,12 +72,13 @@ def moves(
 
 
 def play(
-    target: str = typer.Argument(..., metavar="LOG|GAME",
+    target: str = typer.Argument(..., metavar="LOG|GAME", autocompletion=complete.logs_or_games,
                                  help="A log to continue (it is updated), or a game ID to start a new game."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="N",
                                        help="A new game: seed of the shuffle (default: a random one)."),
-    variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
-    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
+    variant: List[str] = typer.Option([], "--variant", metavar="V", autocompletion=complete.variants,
+                                      help="A new game: a variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X", autocompletion=complete.rulings,
                                      help="A new game: a ruling's reading (repeatable)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                        help="Write the log here (required for a new game; for a log: instead of "

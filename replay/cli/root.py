@@ -127,6 +127,8 @@ COMMAND_MODULES = (
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
 
+importlib.import_module("replay.cli.complete").install()  # bash completes NAME=READING across its '=' too
+
 
 def _click_class(name: str) -> Any:
     """Click's exception class ``name`` (typer may vendor its own copy of click)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import (METHOD_HELP, Format, Method, budget_of, fail, note_missing_fast_core,
                                ruling_options)  # one --format, one --ruling for every command
 
@@ -84,15 +85,16 @@ def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
         log: Optional[Path] = typer.Argument(
-            None, metavar="LOG|GAME",
+            None, metavar="LOG|GAME", autocompletion=complete.logs_or_games,
             help="A log (a deal, with or without moves) to continue, or a game ID (with --seed)."),
-        game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
+        game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=complete.games,
                                            help="Game ID (with --seed, instead of a log)."),
         seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
                                            help="The deal that replay deal --seed SEED makes."),
-        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT",
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", autocompletion=complete.variants,
                                           help="A variant (repeatable; with --game)."),
         ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                         autocompletion=complete.rulings,
                                          help="A ruling's reading (repeatable; with --game)."),
         nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
                                             help="Budget: positions (0: no limit; default 200,000 unless --seconds "
@@ -213,10 +215,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command("stats")
     def stats_cmd(
-        game: Optional[str] = typer.Argument(None, metavar="GAME", help="Game ID (not with --table or --page)."),
-        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
+        game: Optional[str] = typer.Argument(None, metavar="GAME", autocompletion=complete.games,
+                                             help="Game ID (not with --table or --page)."),
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", autocompletion=complete.variants,
+                                          help="A variant (repeatable)."),
         ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
-                                         help="A ruling's reading (repeatable)."),
+                                         autocompletion=complete.rulings, help="A ruling's reading (repeatable)."),
         deals: int = typer.Option(100, "--deals", "-n", metavar="N",
                                   help="Deals to play (the table: per game and variant)."),
         ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N", help="(--table) Deals per ruling reading."),
@@ -253,7 +257,8 @@ def register(app: typer.Typer) -> None:
         compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE",
                                                help="(--page) Another run of the table, with another budget, "
                                                     "to compare with."),
-        only: List[str] = typer.Option([], "--only", metavar="GAME", help="(--table) Only this game's rows (repeatable)."),
+        only: List[str] = typer.Option([], "--only", metavar="GAME", autocompletion=complete.games,
+                                       help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
                                                   help="(--table --only) Replace those rows in this data file."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists "
