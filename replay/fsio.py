@@ -10,18 +10,27 @@ Two promises (docs/log-format.md, "Files the commands write"):
   of the same command, a directory, or in a directory that does not exist; and an existing file
   unless the user said ``--force`` or the command's purpose is to update that very file
   (``coverage --update``, ``corpus lock``).  Commands call it *before* their work (a search, a
-  table run), so that a bad output path costs nothing.
+  table run), so that a bad output path costs nothing.  A link is judged by the path it resolves to
+  (a link to nowhere needs its target's directory, as a plain path does).  An existing character
+  device or FIFO (``-o /dev/null``, a named pipe) is written *into*, as curl and tar do; no file
+  replaces one.
 
 A refusal is a :class:`WriteRefused` whose message names the file (and the flag, when one would
 help); the commands print it as one line and exit 2.
+
+A writer that must not replace what another process wrote in the meantime (``replay play``, which
+checks that its log has not changed since it last read or wrote it) holds :func:`locked` from the
+check to the rename: two such writers of one file take turns, so the second one sees the first one's
+file, never the old one.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 
 class WriteRefused(Exception):
@@ -42,7 +51,7 @@ def _same(a: Path, b: Path) -> bool:
 def _special(path: Path) -> str | None:
     """What ``path`` is when it exists and is neither a regular file nor a directory (a link is
     followed): a device, a FIFO or a socket would be replaced by a regular file by the atomic rename,
-    so no writer goes there, ``--force`` or not."""
+    so no writer renames over one, ``--force`` or not (a writer may write *into* a stream, :func:`_stream`)."""
     import stat
 
     try:
@@ -51,8 +60,10 @@ def _special(path: Path) -> str | None:
         return None
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+    if stat.S_ISCHR(mode):
         return "a device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISSOCK(mode):
@@ -60,15 +71,26 @@ def _special(path: Path) -> str | None:
     return "a special file"
 
 
+def _stream(path: Path) -> bool:
+    """Whether ``path`` (a link followed) is an existing character device or FIFO: a file a command writes
+    *into* (``-o /dev/null``, ``-o /dev/stdout``, a named pipe), as curl and tar do, replacing nothing.  A
+    block device (a disk) and a socket are not: no log is written into those."""
+    return _special(path) in ("a device", "a FIFO")
+
+
 def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (),
                  force: bool = False, update: bool = False, flag: str = "--force",
-                 make_parents: bool = False) -> Path:
+                 make_parents: bool = False, streams: bool = True) -> Path:
     """Raise :class:`WriteRefused` unless ``path`` may be written; returns it as a :class:`Path`.
 
     ``inputs`` are the files the command reads (never overwritten, even with ``force``);
     ``update`` says that replacing ``path`` is the command's purpose; ``flag`` is the option
     that allows overwriting; ``make_parents`` lets a command create the directory of a path
     it owns (its default output), where a path the user typed must name an existing directory.
+    ``streams`` lets the command write into an existing character device or FIFO (:func:`_stream`; no
+    ``--force`` needed: nothing is replaced); a command that reads its file back (``replay play``) says
+    False.  The rules apply to the path a link resolves to: a link to nowhere is a new file in the link's
+    target directory, which must exist as a plain path's must.
     """
     target = Path(path)
     for i in inputs:
@@ -77,15 +99,21 @@ def check_target(path: str | os.PathLike[str], *, inputs: Iterable[str | os.Path
     if target.is_dir():
         raise WriteRefused(f"cannot write {target}: it is a directory")
     kind = _special(target)
+    if kind and streams and _stream(target):
+        if not os.access(target, os.W_OK):
+            raise WriteRefused(f"cannot write {target}: it is {kind} this user may not write to")
+        return target
     if kind:
         raise WriteRefused(f"cannot write {target}: it is {kind}, not a regular file")
-    parent = target.parent
+    real = Path(os.path.realpath(target))
+    parent = real.parent if target.is_symlink() else target.parent
+    where = f"the directory {parent}" + (" (where the link points)" if target.is_symlink() else "")
     if not parent.is_dir():
         if not make_parents:
             what = "is not a directory" if parent.exists() else "does not exist"
-            raise WriteRefused(f"cannot write {target}: the directory {parent} {what}")
+            raise WriteRefused(f"cannot write {target}: {where} {what}")
     elif not os.access(parent, os.W_OK | os.X_OK):
-        raise WriteRefused(f"cannot write {target}: the directory {parent} is not writable")
+        raise WriteRefused(f"cannot write {target}: {where} is not writable")
     if (target.exists() or target.is_symlink()) and not (force or update):
         raise WriteRefused(f"{target} exists; give {flag} to overwrite it")
     return target
@@ -111,10 +139,14 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
 
     A symbolic link is followed: the file it points to is replaced, the link stays.  The new
     file keeps the old one's permission bits (a new file gets the usual ``0666 & ~umask``).
+    An existing character device or FIFO (``/dev/null``, a named pipe) is written into, not replaced.
     """
     target = Path(os.path.realpath(path))
+    if _stream(target):  # a device or a FIFO is written into, never replaced (check_target allows it)
+        _write_into(target, data)
+        return
     kind = _special(target)
-    if kind:  # the rename would put a regular file in place of a device or a FIFO
+    if kind:  # the rename would put a regular file in place of a block device or a socket
         raise OSError(f"{target} is {kind}, not a regular file")
     tmp = _stage(target, data)
     try:
@@ -123,6 +155,13 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         _discard(tmp)
         raise
     _fsync_dir(target.parent)  # make the rename itself durable
+
+
+def _write_into(target: Path, data: bytes) -> None:
+    """Write ``data`` into an existing device or FIFO (a FIFO waits for its reader); raises OSError."""
+    fd = os.open(target, os.O_WRONLY)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def _stage(target: Path, data: bytes) -> str:
@@ -177,7 +216,8 @@ def write_texts(files: Iterable[tuple[str | os.PathLike[str], str]], *, update: 
     are the files renamed over their targets, one after the other.  A writer killed while writing leaves
     every old file whole; only a kill between two renames (a few microseconds) could leave them out of
     step.  Raises :class:`WriteRefused` as :func:`write_text` does."""
-    items = [(check_target(p, update=update, force=force, make_parents=make_parents), t) for p, t in files]
+    items = [(check_target(p, update=update, force=force, make_parents=make_parents, streams=False), t)
+             for p, t in files]
     staged: list[tuple[str, Path]] = []
     try:
         for target, text in items:
@@ -199,6 +239,28 @@ def write_texts(files: Iterable[tuple[str | os.PathLike[str], str]], *, update: 
     return [t for t, _ in items]
 
 
+@contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive lock for writing ``path`` while the block runs (waiting for another holder to end).
+
+    The lock is on the directory that holds the file (a link followed), not on the file: the atomic rename
+    puts a new file in the old one's place, and a lock on the old one would not hold the next writer back.
+    Every writer that checks and then renames under it takes its turn (``flock``, released when the block
+    ends or the process dies); a writer that takes no lock (an editor) is not held back.  Raises OSError
+    when the directory cannot be opened."""
+    import fcntl
+
+    fd = os.open(os.path.dirname(os.path.realpath(path)) or ".", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         dfd = os.open(path, os.O_RDONLY)
@@ -212,4 +274,4 @@ def _fsync_dir(path: Path) -> None:
         os.close(dfd)
 
 
-__all__ = ["WriteRefused", "atomic_write", "check_target", "probe_write", "write_text", "write_texts"]
+__all__ = ["WriteRefused", "atomic_write", "check_target", "locked", "probe_write", "write_text", "write_texts"]

@@ -31,6 +31,11 @@ def _flag(name: str, value: str) -> bool:
     raise SettingError(f"{name}={value!r}: give 1 (on) or 0 (off)")
 
 
+#: the largest memory bound read, in MiB (1 PiB): the fast core counts bytes in 64 signed bits, and 2^43 MiB
+#: would wrap there (2^44 MiB to 0: a search that stops at once, where the Python one goes on)
+MAX_MIB = 2**30
+
+
 def _mib(name: str, value: str) -> int:
     try:
         n = int(value.strip())
@@ -38,6 +43,8 @@ def _mib(name: str, value: str) -> int:
         raise SettingError(f"{name}={value!r}: give a whole number of MiB (e.g. 2048)") from None
     if n < 1:
         raise SettingError(f"{name}={value!r}: give at least 1 MiB")
+    if n > MAX_MIB:
+        raise SettingError(f"{name}={value!r}: give at most {MAX_MIB:,} MiB (1 PiB)")
     return n
 
 
@@ -86,8 +93,8 @@ SETTINGS: tuple[Setting, ...] = (
             "platform's cache directory, e.g. ~/.cache/replay); empty: no cache", _cache),
     Setting("REPLAY_NO_FASTCORE", "1 or 0", "1: the solver searches in Python, without its C fast core "
             "(the same answers, 35-90 times slower)", _flag),
-    Setting("REPLAY_SOLVER_MEMORY", "MiB", "the most memory a search's positions may take (default: a quarter "
-            "of the machine's, at most 4 GiB); past it the search stops with 'unknown'", _mib),
+    Setting("REPLAY_SOLVER_MEMORY", "MiB", "the most memory a search's positions may take, 1 MiB to 1 PiB "
+            "(default: a quarter of the machine's, at most 4 GiB); past it the search stops with 'unknown'", _mib),
     Setting("REPLAY_PYODIDE_TARBALL", "FILE", "the site build takes the Play page's Pyodide from FILE, the npm "
             "package's tarball, instead of npm pack (an offline build; checked against the pinned SHA-512)", _file),
 )

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -139,7 +138,10 @@ def test_ctrl_c_during_analyse_writes_what_is_known_and_says_how_far_it_came(tmp
     child = _pty(["analyse", str(EX_LOST), "--nodes", "50000", "-o", "a.json"], tmp_path)
     child.expect("analysing")
     child.expect(r"at most \d+:\d\d left")  # the estimate, once a search has ended
-    time.sleep(1.5)
+    decided = 0
+    while decided < 2:  # the bar counts the positions decided: Ctrl-C once it shows two (what it says, not a time)
+        child.expect(r"(\d+)/\d+")
+        decided = int(child.match.group(1))
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()

@@ -285,6 +285,8 @@ def test_shell_completion_is_offered_as_typer_offers_it(tmp_path):
 @pytest.mark.parametrize("name, value, words", [
     ("REPLAY_SOLVER_MEMORY", "lots", "whole number of MiB"),
     ("REPLAY_SOLVER_MEMORY", "0", "at least 1 MiB"),
+    ("REPLAY_SOLVER_MEMORY", str(2**43), "at most 1,073,741,824 MiB"),  # 2^63 bytes: wrapped in the C side's int64
+    ("REPLAY_SOLVER_MEMORY", str(2**44), "at most 1,073,741,824 MiB"),  # 2^64 bytes: wrapped to 0, a stop at once
     ("REPLAY_NO_FASTCORE", "maybe", "give 1 (on) or 0 (off)"),
     ("REPLAY_CORPUS", "/no/such/corpus", "does not exist"),
     ("REPLAY_CACHE_DIR", "/etc/hostname", "is not a directory"),

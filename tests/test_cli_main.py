@@ -28,6 +28,26 @@ def test_usage_errors_are_one_line_and_exit_2(args):
     assert "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("args, suggested", [
+    (("validate", "--bogus"), None),  # was "Possible options: --jobs": the dashes alone made them close
+    (("solve", "--bogus"), None),
+    (("solve", "--node", "5"), "--nodes"),
+    (("solve", "--sed", "1"), "--seed"),  # not --seconds beside it
+    (("validate", "--lenent"), "--lenient"),
+    (("play", "--forse"), "--force"),
+])
+def test_an_unknown_option_is_matched_to_a_near_one_or_to_none(args, suggested):
+    """Issue 32: the suggestion for an unknown option compares the names without their dashes."""
+    p = run(*args)
+    assert p.returncode == 2, p.stderr
+    line = p.stderr.strip()
+    assert line.startswith(f"replay: No such option: {args[1]}"), line
+    if suggested is None:
+        assert "Possible options" not in line, line
+    else:
+        assert f"(Possible options: {suggested}) " in line, line
+
+
 def test_help_works_and_lists_every_area():
     p = run("--help")
     assert p.returncode == 0

@@ -317,6 +317,34 @@ def test_names_that_need_no_escape_are_shown_unchanged():
     assert shown('a"b\\c\n.json\udcff') == '"a\\"b\\\\c\\n.json\\377"'
 
 
+#: a C1 control (U+009B, a one-byte CSI on many terminals) and a bidirectional override (U+202E)
+TRICKY = "a\u202eb\u009bc"
+
+
+def test_names_with_c1_controls_or_bidi_overrides_are_escaped():
+    from replay.log.names import shown
+
+    assert shown(f"{TRICKY}.json") == '"a\\u202eb\\u009bc.json"'
+    assert shown("zero\u200bwidth\U000e0041.json") == '"zero\\u200bwidth\\U000e0041.json"'
+
+
+@pytest.mark.parametrize("command", ["validate", "show", "moves", "analyse", "walk"])
+def test_a_name_with_a_c1_control_or_a_bidi_override_never_reaches_the_terminal_raw(tmp_path, command):
+    """Issue 32: comments and fields were escaped, the file's own name was not."""
+    d = tmp_path / f"dir{TRICKY}"
+    d.mkdir()
+    write(d, f"{TRICKY}.json", game_text())
+    write(d, f"bad{TRICKY}.json", "{")
+    target = d if command == "walk" else d / f"{TRICKY}.json"
+    args = ["validate", str(target)] if command == "walk" else [command, str(target)]
+    if command == "analyse":
+        args += ["--nodes", "100"]
+    r = run(*args)
+    said = r.stdout + r.stderr
+    assert "\u202e" not in said and "\u009b" not in said, said
+    assert '\\u202eb\\u009bc.json"' in said, said
+
+
 def test_a_symlink_loop_and_a_broken_link_say_what_they_are(tmp_path):
     loop = tmp_path / "loop.json"
     loop.symlink_to(loop)

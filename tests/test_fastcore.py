@@ -256,3 +256,18 @@ def test_a_search_without_a_node_budget_stops_at_its_memory_bound(monkeypatch) -
     r = solve(game, deck=game.deck_from_seed(2), budget=Budget(nodes=None))
     assert r.status == "unknown" and r.stopped_by == "memory" and r.core == "c"
     assert 10_000 < r.positions < 1_000_000
+
+
+@needs_core
+def test_the_largest_memory_bound_read_is_kept_by_the_c_search(monkeypatch) -> None:
+    """Issue 32: REPLAY_SOLVER_MEMORY of 2^44 MiB wrapped to 0 bytes in the C side's int64 and the fast core
+    stopped at once, where the Python search went on; the largest value read now (1 PiB) gives both the
+    same answer."""
+    from replay.settings import MAX_MIB
+
+    monkeypatch.setenv("REPLAY_SOLVER_MEMORY", str(MAX_MIB))
+    game = game_of(Form("exiles"))
+    fast = solve(game, deck=game.deck_from_seed(1), budget=Budget(nodes=20_000))
+    slow = solve(game, deck=game.deck_from_seed(1), budget=Budget(nodes=20_000), fast=False)
+    assert fast.core == "c" and slow.core == "python"
+    assert (fast.status, fast.nodes, fast.line) == (slow.status, slow.nodes, slow.line) == ("won", fast.nodes, fast.line)

@@ -10,13 +10,14 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from replay.cli import app
-from replay.fsio import WriteRefused, atomic_write, check_target, write_text
+from replay.fsio import WriteRefused, atomic_write, check_target, write_text, write_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 WON_SEED = 1  # exiles: won in a few hundred nodes
@@ -226,24 +227,65 @@ def _special_files(tmp_path: Path) -> list[tuple[Path, str]]:
     return out
 
 
-def test_a_device_or_a_fifo_is_never_replaced_by_a_regular_file(tmp_path):
+def _reading(path: Path) -> tuple[threading.Thread, list[bytes]]:
+    """A reader of the FIFO ``path`` in a thread (a writer's open waits for one): what it read, once joined."""
+    got: list[bytes] = []
+    t = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
+    t.start()
+    return t, got
+
+
+def test_a_device_or_a_fifo_is_written_into_and_never_replaced_by_a_regular_file(tmp_path):
+    """Issue 32: ``-o /dev/null`` and a named pipe are written into, as curl and tar do; none is replaced."""
     for path, kind in _special_files(tmp_path):
+        assert check_target(path) == path  # no --force: writing into a stream replaces nothing
         with pytest.raises(WriteRefused, match=f"it is {kind}, not a regular file"):
-            check_target(path, force=True)
-        with pytest.raises(OSError, match=f"is {kind}"):
-            atomic_write(path, b"x")  # the writer refuses too, whoever calls it
+            check_target(path, force=True, streams=False)  # a writer that reads its file back
+        reader, got = _reading(path) if kind == "a FIFO" else (None, [])
+        atomic_write(path, b"into it")
+        if reader is not None:
+            reader.join(timeout=60)
+            assert got == [b"into it"]
         link = tmp_path / f"link-to-{path.name}"
         link.symlink_to(path)
+        assert check_target(link) == link
         with pytest.raises(WriteRefused, match="not a regular file"):
-            check_target(link, force=True)
-        mode = os.stat(path).st_mode
-        assert not stat.S_ISREG(mode)
+            write_texts([(link, "x")], force=True)  # files that belong together are regular files
+        assert not stat.S_ISREG(os.stat(path).st_mode) and link.is_symlink()
+        assert not [x for x in tmp_path.iterdir() if x.name.endswith(".tmp")]
 
 
-def test_deal_with_force_onto_a_fifo_or_device_is_refused_in_one_line(tmp_path):
-    for path, kind in _special_files(tmp_path):
-        refused(run("deal", "exiles", "-s", "1", "-o", str(path), "--force"), str(path), kind)
-        assert not stat.S_ISREG(os.stat(path).st_mode)
+def test_deal_and_solve_write_into_dev_null_and_a_fifo(tmp_path):
+    r = run("deal", "exiles", "-s", "1", "-o", os.devnull)
+    assert r.exit_code == 0, r.output
+    r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "-o", os.devnull)
+    assert r.exit_code == 0 and "log written to /dev/null" in r.stderr, r.output
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader, got = _reading(fifo)
+    r = run("deal", "exiles", "-s", "1", "-o", str(fifo))
+    reader.join(timeout=60)
+    assert r.exit_code == 0 and json.loads(got[0])["game"] == "exiles"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_play_refuses_a_device_in_one_line(tmp_path):
+    """`replay play` reads its log back before every save: a device is no log, and is not replaced."""
+    refused(run("play", "exiles", "-s", "1", "-o", os.devnull), os.devnull, "a device, not a regular file")
+
+
+def test_a_link_to_nowhere_needs_its_targets_directory_as_a_plain_path_does(tmp_path):
+    """Issue 32: ``-o LINK --force`` through a dangling link made the missing folders of its target, where a
+    plain missing folder is refused: one rule, applied to the resolved path."""
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "no" / "such" / "x.json")
+    refused(run("deal", "exiles", "-s", "1", "-o", str(link), "--force"), str(link),
+            f"the directory {tmp_path / 'no' / 'such'} (where the link points) does not exist")
+    assert not (tmp_path / "no").exists()
+    refused(run("deal", "exiles", "-s", "1", "-o", str(tmp_path / "no" / "x.json")), "does not exist")
+    (tmp_path / "no" / "such").mkdir(parents=True)  # the target's folder exists: the link is followed
+    r = run("deal", "exiles", "-s", "1", "-o", str(link), "--force")
+    assert r.exit_code == 0 and link.is_symlink() and json.loads((tmp_path / "no" / "such" / "x.json").read_text())
 
 
 # --------------------------------------------------------------------------- the commands

@@ -190,20 +190,27 @@ def test_the_wheel_carries_the_fast_core_it_was_built_with(installed):
     assert p.returncode == 0 and "fast core" in p.stderr, p.stderr
 
 
-def test_without_a_compiler_the_install_goes_on_and_the_solver_says_it_searches_in_python(tmp_path):
-    """A machine without a C compiler: the sdist-style build from the checkout (no fast core compiled) still
-    installs, --version says the solver searches in Python, and solve says so in one line as it starts."""
-    src = tmp_path / "src"  # the checkout as it is, without its built core
+@pytest.fixture(scope="module")
+def plain_wheel(tmp_path_factory) -> Path:
+    """The wheel of this checkout built on a machine without a C compiler: pure Python, without its core."""
+    tmp = tmp_path_factory.mktemp("plain")
+    src = tmp / "src"  # the checkout as it is, without its built core
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "site", "build", "dist", "_fastcore-*.so",
                                                              "__pycache__", "artifacts", ".hypothesis"))
-    out = tmp_path / "dist"
+    out = tmp / "dist"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                             "-w", str(out), str(src)], capture_output=True, text=True, timeout=600,
                            env={**os.environ, "CC": "/nonexistent/cc"})
     assert built.returncode == 0, built.stderr[-2000:]
     plain = next(out.glob("patience_replay-*.whl"))
     assert plain.name.endswith("-py3-none-any.whl"), plain.name  # pure Python without its core
-    venv = _venv(tmp_path / "venv", sys.executable, plain)
+    return plain
+
+
+def test_without_a_compiler_the_install_goes_on_and_the_solver_says_it_searches_in_python(tmp_path, plain_wheel):
+    """A machine without a C compiler: the sdist-style build from the checkout (no fast core compiled) still
+    installs, --version says the solver searches in Python, and solve says so in one line as it starts."""
+    venv = _venv(tmp_path / "venv", sys.executable, plain_wheel)
     env = {**json.loads(venv["env"]), "CC": "/nonexistent/cc"}
     p = subprocess.run([str(Path(venv["bin"]) / "replay"), "--version"], capture_output=True, text=True, env=env)
     assert p.stdout.splitlines()[1].startswith("solver: Python search (no fast core"), p.stdout
@@ -221,3 +228,49 @@ def test_installed_view_says_no_rules_site_is_known_and_names_no_mkdocs_yml(inst
     assert p.returncode == 0 and out.is_file(), p.stderr
     assert "the clauses are quoted, not linked: no rules site is known to this copy; give --rules-url URL" in p.stderr
     assert "mkdocs.yml" not in p.stderr
+
+
+def test_a_core_built_on_first_use_goes_to_the_cache_and_a_broken_compiler_is_tried_once(tmp_path, plain_wheel):
+    """Issue 32: the core built on first use went into site-packages, outside pip's list of files (pip uninstall
+    left it behind); and with a compiler that fails (CC=/bin/false) --version and solve promised "built on first
+    use", then searched 35-90 times slower.  Now: a failing compiler is said as it is, tried once by a build
+    (recorded in the cache), and a working one builds the core into the cache folder, never the package."""
+    venv = _venv(tmp_path / "venv", sys.executable, plain_wheel)
+    cache = tmp_path / "cache"
+    calls = tmp_path / "calls.txt"
+    failing = tmp_path / "failing-cc"
+    failing.write_text(f"#!/bin/sh\necho \"$*\" >> {calls}\necho 'cc: cannot run' >&2\nexit 1\n", encoding="utf-8")
+    failing.chmod(0o755)
+    env = {**json.loads(venv["env"]), "REPLAY_CACHE_DIR": str(cache), "CC": str(failing)}
+    replay = str(Path(venv["bin"]) / "replay")
+
+    def run(*args: str, **more: str) -> subprocess.CompletedProcess:
+        return subprocess.run([replay, *args], capture_output=True, text=True, env={**env, **more}, timeout=600)
+
+    p = run("--version")
+    assert p.stdout.splitlines()[1] == (f"solver: Python search (no fast core: it was not built, and the C compiler "
+                                        f"{failing} does not work (cc: cannot run))"), p.stdout
+    for _ in range(2):
+        p = run("solve", "exiles", "--seed", "1", "--nodes", "2000")
+        notes = [x for x in p.stderr.splitlines() if x.startswith("replay: note: ")]
+        assert p.returncode == 0 and len(notes) == 1, p.stderr
+        assert "building the fast core failed: cc: cannot run" in notes[0] and "first use" not in notes[0], notes
+    assert run("--version").stdout.splitlines()[1] == "solver: Python search (building the fast core failed: cc: "\
+        "cannot run)"
+    tried = calls.read_text(encoding="utf-8").splitlines()
+    assert len(tried) == 2 and "probe.c" in tried[0] and "search.c" in tried[1], tried  # --version's probe, one build
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler on this machine")
+    site = next(Path(venv["bin"]).parent.glob("lib/python3*/site-packages"))
+    p = run("--version", CC=cc)
+    assert p.stdout.splitlines()[1] == f"solver: fast core (C; built on first use, into {cache / 'fastcore'})", p.stdout
+    p = run("solve", "exiles", "--seed", "1", "--nodes", "2000", CC=cc)
+    assert p.returncode == 0 and "fast core" in p.stderr and "note:" not in p.stderr, p.stderr
+    assert [x.suffix for x in (cache / "fastcore").iterdir()] == [".so"]  # the record of the failure is gone
+    assert not list((site / "replay").rglob("*.so")), list((site / "replay").rglob("*.so"))  # none outside pip's list
+    assert run("--version", CC="/bin/false").stdout.splitlines()[1] == "solver: fast core (C)"
+    gone = subprocess.run([str(Path(venv["bin"]) / "python"), "-m", "pip", "uninstall", "-y", "patience-replay"],
+                          capture_output=True, text=True, timeout=300)
+    assert gone.returncode == 0 and not (site / "replay").exists(), gone.stdout + gone.stderr

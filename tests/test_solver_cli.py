@@ -63,6 +63,22 @@ def test_solve_continues_a_log_and_prints_it(tmp_path):
     assert check_file(str(again)).outcome == "won"
 
 
+def test_an_unknown_verdict_says_how_far_the_search_got():
+    """Issue 29: "unknown: … at best 91 of 104 cards home in 10,000,000 positions", from the search's own
+    figures (the most cards home in any position it reached, the positions it recorded)."""
+    from replay.games.catalog import create
+    from replay.solver.nested import play
+    from replay.solver.search import Budget
+
+    r = run("solve", "--game", "zwarta-kolumna", "--seed", "3", "--nodes", "20000")
+    assert r.exit_code == 4, r.output
+    g = create("zwarta-kolumna")
+    found = play(g, g.new_table(g.deck_from_seed(3)), budget=Budget(nodes=20_000))  # the same search
+    assert r.stderr.startswith(f"unknown: the nodes budget ran out; at best {found.best_home} of 104 cards home in "
+                               f"{found.positions:,} positions ("), r.stderr
+    assert 0 < found.best_home < 104
+
+
 def test_solve_reports_unknown_and_unwinnable():
     r = run("solve", "--game", "exiles", "--seed", str(WON_SEED), "--nodes", "10")
     assert r.exit_code == 4 and r.stdout == "" and r.stderr.startswith("unknown: the nodes budget ran out")

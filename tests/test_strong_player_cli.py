@@ -51,9 +51,20 @@ def test_seconds_alone_is_the_only_budget() -> None:
 
 
 def test_a_bad_method_or_budget_is_one_line() -> None:
-    for args in (["--method", "greedy"], ["--nodes", "-1"], ["--seconds", "nan"], ["--seconds", "0"]):
+    for args in (["--method", "greedy"], ["--nodes", "-1"], ["--seconds", "nan"], ["--seconds", "0"],
+                 ["--seconds", "5e-324"], ["--seconds", "1e300"]):
         r = run("solve", "--game", "exiles", "--seed", "1", *args)
         assert r.exit_code == 2 and "Traceback" not in r.output, (args, r.output)
+
+
+def test_seconds_are_bounded_where_they_enter() -> None:
+    """Issue 32: 5e-324 s passed the check and left the portfolio's first search a share that rounds to 0
+    (a traceback); a thousandth of a second is the least budget, and it is kept."""
+    r = run("solve", "--game", "exiles", "--seed", "1", "--seconds", "5e-324")
+    assert r.stderr == "replay: --seconds must be 0.001 to 1,000,000,000, not 5e-324\n"
+    for method in ("portfolio", "depth-first", "nmcs", "nrpa"):
+        r = run("solve", "--game", "exiles", "--seed", "1", "--seconds", "0.001", "--method", method)
+        assert r.exit_code in (0, 4) and "Traceback" not in r.output, (method, r.output)
 
 
 def _positions(statuses: str) -> list[A.Position]:

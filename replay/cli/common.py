@@ -214,7 +214,8 @@ def fit_line(line: str, width: int | None, sep: str = " ") -> list[str]:
 
 def note_missing_fast_core() -> None:
     """Say in one line on standard error when the solver will search without its fast core (not built, no
-    compiler, or a library that does not load): the answers are the same, 35 to 90 times slower.  The
+    compiler or one that fails, or a library that does not load): the answers are the same, 35 to 90 times
+    slower.  The
     install cannot say it (pip shows a build's messages only with -v); REPLAY_NO_FASTCORE=1 asks for it, so
     that is not noted."""
     from replay import fastcore, settings
@@ -223,8 +224,8 @@ def note_missing_fast_core() -> None:
         return
     from replay.fastcore.build import status
 
-    typer.echo(f"replay: note: {status()}; the same answers, 35 to 90 times slower (install a C compiler and "
-               "reinstall to build it)", err=True)
+    typer.echo(f"replay: note: {status()}; the same answers, 35 to 90 times slower (with a working C compiler, "
+               "cc or $CC, python -m replay.fastcore.build builds it)", err=True)
 
 
 def read_log(path: str) -> tuple[bytes, str]:

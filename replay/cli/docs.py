@@ -119,7 +119,9 @@ def _environment() -> list[str]:
            "never ignored.", "", "| Variable | What it does |", "| --- | --- |"]
     out += [f"| `{s.name}` = {esc(s.value)} | {esc(s.help[0].upper() + s.help[1:])}. |" for s in SETTINGS]
     out += ["", "Shell completion: `replay --install-completion` installs it for the shell you run "
-            "(bash, zsh, fish, PowerShell); `replay --show-completion` prints it to copy or adapt.", ""]
+            "(bash, zsh, fish, PowerShell); `replay --show-completion` prints it to copy or adapt. It completes "
+            "the commands and their options, and what they take from the corpus: game IDs, the variants and the "
+            "rulings (`NAME=READING`) of the game given, and clause IDs (`replay trace`).", ""]
     return out
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import Format, new_game, open_log, print_table, print_violation, usage
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def validate(
 
     Each report is written as soon as its log is checked (--format json: one document, written incrementally).
 
-    A file name that is not UTF-8 or holds a control character is shown quoted and escaped, as git does.
+    A file name that is not UTF-8 or holds a control character (C0, C1, a bidirectional override, a zero-width character) is shown quoted and escaped, as git does (\\u202e for U+202E).
 
     Exit codes: 0 every log valid; 1 some log rejected (illegal or malformed); 2 usage or I/O error.
     """
@@ -205,9 +206,11 @@ def show(
 
 
 def deal(
-    game: str = typer.Argument(..., metavar="GAME", help="A game ID (see replay games)."),
-    variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
-    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+    game: str = typer.Argument(..., metavar="GAME", help="A game ID (see replay games).",
+                               autocompletion=complete.games),
+    variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable).",
+                                      autocompletion=complete.variants),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING", autocompletion=complete.rulings,
                                      help="A ruling's reading (repeatable)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="SEED",
                                        help="Seed of the shuffle (default: a random one)."),

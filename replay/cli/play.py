@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import Format, usage
+from replay.log.names import shown_path
 
 if TYPE_CHECKING:
     from replay.play.session import Session
@@ -71,12 +73,13 @@ def moves(
 
 
 def play(
-    target: str = typer.Argument(..., metavar="LOG|GAME",
+    target: str = typer.Argument(..., metavar="LOG|GAME", autocompletion=complete.logs_or_games,
                                  help="A log to continue (it is updated), or a game ID to start a new game."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, metavar="N",
                                        help="A new game: seed of the shuffle (default: a random one)."),
-    variant: List[str] = typer.Option([], "--variant", metavar="V", help="A new game: a variant (repeatable)."),
-    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X",
+    variant: List[str] = typer.Option([], "--variant", metavar="V", autocompletion=complete.variants,
+                                      help="A new game: a variant (repeatable)."),
+    ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="R=X", autocompletion=complete.rulings,
                                      help="A new game: a ruling's reading (repeatable)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
                                        help="Write the log here (required for a new game; for a log: instead of "
@@ -105,7 +108,7 @@ def play(
     from replay.play.session import SaveFailed, Session, run
 
     log, name, dest, inst, known = _start(target, seed, variant, ruling, out, force)
-    save = _credited(_saver(dest, known), log)
+    save = _credited(_saver(dest, known, force), log)
     session = Session(name, log, inst, save)
     if known is None:  # a new log, or a log continued into another file: it exists from the start
         try:
@@ -129,16 +132,20 @@ def play(
     n = len(session.moves)
     if session.failed:
         raise typer.Exit(2)
-    typer.echo(f"{dest}: {n} move{'s' if n != 1 else ''}, {session.table.outcome()}; the log is saved")
+    typer.echo(f"{shown_path(dest)}: {n} move{'s' if n != 1 else ''}, {session.table.outcome()}; the log is saved")
     if refusals and not interactive:
         raise typer.Exit(1)
 
 
-def _saver(dest: Path, known: Optional[bytes]) -> Callable[[dict[str, Any]], None]:
+def _saver(dest: Path, known: Optional[bytes], replace: bool) -> Callable[[dict[str, Any]], None]:
     """``save`` for the session: write the log atomically, unless the file has changed since this session
     last read or wrote it (another ``replay play`` on the same log, an editor): then nothing is written and
-    the session ends, in one line (:class:`replay.play.session.SaveFailed`)."""
-    from replay.fsio import atomic_write
+    the session ends, in one line (:class:`replay.play.session.SaveFailed`).  The first write of a file the
+    session makes (``known`` None) finds no file there, unless ``replace`` (``--force``) allows one.
+
+    The check and the rename are one step (:func:`replay.fsio.locked`): two sessions saving at the same
+    instant take turns, and the second finds the first one's file changed, never the file they both read."""
+    from replay.fsio import atomic_write, locked
     from replay.log.play import dumps
     from replay.play.session import SaveFailed
 
@@ -147,20 +154,11 @@ def _saver(dest: Path, known: Optional[bytes]) -> Callable[[dict[str, Any]], Non
     def save(written: dict[str, Any]) -> None:
         data = dumps(written).encode("utf-8")
         try:
-            now: Optional[bytes] = dest.read_bytes()
-        except FileNotFoundError:
-            now = None
+            with locked(dest):
+                _unchanged(dest, last[0], replace)
+                atomic_write(dest, data)
         except OSError as e:
-            raise SaveFailed(f"replay: cannot read {dest} back before writing it: {e.strerror or e}") from None
-        if last[0] is not None and now != last[0]:
-            what = "was removed" if now is None else "has changed"
-            raise SaveFailed(f"replay: {dest} {what} since this session last read or wrote it (another replay "
-                             "play on the same log?): this change is not saved, the file is left as it is; "
-                             f"replay play {dest} continues from what it holds now")
-        try:
-            atomic_write(dest, data)
-        except OSError as e:
-            raise SaveFailed(f"replay: cannot write {dest}: {e.strerror or e}") from None
+            raise SaveFailed(f"replay: cannot write {shown_path(dest)}: {e.strerror or e}") from None
         last[0] = data
 
     return save
@@ -201,6 +199,26 @@ def _bare(step: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in step.items() if k != "comment"}
 
 
+def _unchanged(dest: Path, last: Optional[bytes], replace: bool) -> None:
+    """Raise :class:`replay.play.session.SaveFailed` unless ``dest`` holds ``last`` (the session's last read or
+    write; None: no file yet, or any file when ``replace``)."""
+    from replay.play.session import SaveFailed
+
+    try:
+        now: Optional[bytes] = dest.read_bytes()
+    except FileNotFoundError:
+        now = None
+    except OSError as e:
+        raise SaveFailed(f"replay: cannot read {shown_path(dest)} back before writing it: {e.strerror or e}") from None
+    if last is None and (now is None or replace):
+        return
+    if now != last:
+        what = "was removed" if now is None else "has changed" if last is not None else "was made"
+        raise SaveFailed(f"replay: {shown_path(dest)} {what} since this session last read or wrote it (another "
+                         "replay play on the same log?): this change is not saved, the file is left as it is; "
+                         f"replay play {shown_path(dest)} continues from what it holds now")
+
+
 def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[str], out: Optional[Path],
            force: bool) -> tuple[dict[str, Any], str, Path, Any, Optional[bytes]]:
     """The log to play, its name, where it is written, its game instance and the bytes read from that file
@@ -226,7 +244,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
 
     def writable() -> None:
         try:
-            check_target(dest, force=force, update=same)
+            check_target(dest, force=force, update=same, streams=False)  # the log is read back
             probe_write(dest)
         except WriteRefused as e:
             usage(e.message)
@@ -234,7 +252,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
     if new:
         writable()
         inst, log = new_game(target, variant, ruling, seed, "replay play")
-        return log, str(dest), dest, inst, None
+        return log, shown_path(dest), dest, inst, None
     o = open_log(target)
     writable()
     if o.report.problems:
@@ -246,7 +264,7 @@ def _start(target: str, seed: Optional[int], variant: list[str], ruling: list[st
         raise typer.Exit(1)
     log = o.log.model_dump(mode="json", by_alias=True, exclude_unset=True)
     log["moves"] = [_ordered(m) for m in log["moves"]]
-    return log, str(dest), dest, o.inst, o.data if same else None
+    return log, shown_path(dest), dest, o.inst, o.data if same else None
 
 
 def _ordered(step: dict[str, Any]) -> dict[str, Any]:

@@ -226,6 +226,8 @@ def _fill_help(typer_app: typer.Typer) -> None:
 
 _fill_help(app)
 
+importlib.import_module("replay.cli.complete").install()  # bash completes NAME=READING across its '=' too
+
 
 def _click_class(name: str) -> Any:
     """Click's exception class ``name`` (typer may vendor its own copy of click)."""
@@ -252,6 +254,8 @@ def run() -> None:
     except usage_error as e:
         ctx = getattr(e, "ctx", None)
         where = ctx.command_path if ctx is not None else "replay"
+        if type(e).__name__ == "NoSuchOption":
+            e.possibilities = _near(e.option_name, ctx)
         message = " ".join(e.format_message().split())
         if message:  # empty when the help has just been shown for a bare command group
             typer.echo(f"replay: {message} (see '{where} --help')", err=True)
@@ -266,6 +270,18 @@ def run() -> None:
         typer.echo(f"replay: {e.one_line()}", err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _near(option: str, ctx: Any) -> list[str]:
+    """The command's options that ``option`` (not one of them) is likely a misspelling of: compared without
+    their dashes, which click counts in (``--bogus`` was "close" to ``--jobs`` for its dashes alone)."""
+    import difflib
+
+    if ctx is None or not option.startswith("--"):
+        return []
+    names = [o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")]
+    bare = {n[2:]: n for n in names}
+    return [bare[m] for m in difflib.get_close_matches(option[2:], list(bare), n=3, cutoff=0.7)]
 
 
 def _pipe_was_closed() -> bool:

@@ -5,11 +5,13 @@ Heavy imports stay inside the command functions so that ``replay --help`` is fas
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import (METHOD_HELP, Format, Method, budget_of, fail, note_missing_fast_core,
                                ruling_options)  # one --format, one --ruling for every command
 
@@ -66,7 +68,6 @@ def _solve_interruptibly(game: Game, table: Table, budget: Budget, method: str) 
     import signal
     import sys
 
-    from replay.engine import cards as C
     from replay.solver.nested import play
 
     asked = []
@@ -74,25 +75,56 @@ def _solve_interruptibly(game: Game, table: Table, budget: Budget, method: str) 
     def stop(signum: int, frame: object) -> None:
         asked.append(signum)
 
-    def show(nodes: int, best: int, seconds: float) -> None:
-        sys.stderr.write(f"\rsearching: {nodes:,} positions, at best {best}/{C.DECK_SIZE} cards home, "
-                         f"{seconds:.0f} s (Ctrl-C stops) ")
-        sys.stderr.flush()
-
-    terminal = sys.stderr.isatty()
     try:
         before = signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread: no handler, Ctrl-C behaves as usual
         before = None
     try:
-        return play(game, table, method=method, budget=budget, progress=show if terminal else None,
-                    should_stop=lambda: bool(asked))
+        with _search_progress(_cards(table), sys.stderr.isatty()) as show:
+            return play(game, table, method=method, budget=budget, progress=show, should_stop=lambda: bool(asked))
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
-        if terminal:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+
+
+def _cards(table: Table) -> int:
+    """The cards of the deal (96 or 104, as the game's deck has them)."""
+    return sum(len(p) for p in table.piles)
+
+
+@contextmanager
+def _search_progress(cards: int, terminal: bool) -> Iterator[Optional[Callable[[int, int, float], None]]]:
+    """The search's progress on standard error, drawn by rich as every long command's (positions, most cards
+    home, time; cleared at the end): the ``progress`` callback of the search, or None when standard error is
+    not a terminal."""
+    if not terminal:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("searching: {task.fields[positions]} positions, at best "
+                                              "{task.fields[best]}/{task.fields[cards]} cards home"),
+                  TimeElapsedColumn(), TextColumn("(Ctrl-C stops)"), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("searching", total=None, positions="0", best=0, cards=cards)
+
+        def show(nodes: int, best: int, seconds: float) -> None:
+            bar.update(task, positions=f"{nodes:,}", best=best)
+
+        yield show
+
+
+def _unknown_why(r: Result, cards: int) -> str:
+    """Why a search ended unknown, and how far it came: ``the nodes budget ran out; at best 91 of 104 cards home
+    in 10,000,000 positions``."""
+    if r.stopped_by == "interrupted":
+        why = "interrupted"
+    elif r.stopped_by == "memory":
+        why = "the positions searched filled the memory allowed (REPLAY_SOLVER_MEMORY, in MiB)"
+    else:
+        why = f"the {r.stopped_by} budget ran out"
+    return f"{why}; at best {r.best_home} of {cards} cards home in {r.positions:,} positions"
 
 
 def register(app: typer.Typer) -> None:
@@ -101,15 +133,16 @@ def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
         log: Optional[Path] = typer.Argument(
-            None, metavar="LOG|GAME",
+            None, metavar="LOG|GAME", autocompletion=complete.logs_or_games,
             help="A log (a deal, with or without moves) to continue, or a game ID (with --seed)."),
-        game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
+        game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=complete.games,
                                            help="Game ID (with --seed, instead of a log)."),
         seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
                                            help="The deal that replay deal --seed SEED makes."),
-        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT",
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", autocompletion=complete.variants,
                                           help="A variant (repeatable; with --game)."),
         ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
+                                         autocompletion=complete.rulings,
                                          help="A ruling's reading (repeatable; with --game)."),
         nodes: Optional[int] = typer.Option(None, "--nodes", metavar="N", show_default=False,
                                             help="Budget: positions (0: no limit; default 200,000 unless --seconds "
@@ -124,7 +157,8 @@ def register(app: typer.Typer) -> None:
         """Search for a winning line and write it as a complete log.
 
         The verdict goes to standard error: won (the log is written), unwinnable (the search was
-        exhaustive, or a proof of loss settled it) or unknown (a budget ran out).  The default method, a
+        exhaustive, or a proof of loss settled it) or unknown (a budget ran out; it says how far the search
+        got: the most cards home in any position reached, and the positions searched).  The default method, a
         portfolio, proves what a depth-first search can prove within a share of the budget, then plays
         with a nested Monte-Carlo search made to find wins; for a seed and a position budget the answer
         is the same on every machine.  On a terminal the
@@ -195,12 +229,8 @@ def register(app: typer.Typer) -> None:
         if r.status != WON:
             if r.proved_by:
                 why = f"proved lost: {r.proved_by}" + (f" ({r.proof})" if r.proof else "")
-            elif r.stopped_by == "interrupted":
-                why = f"interrupted; at best {r.best_home} cards home"
-            elif r.stopped_by == "memory":
-                why = "the positions searched filled the memory allowed (REPLAY_SOLVER_MEMORY, in MiB)"
             else:
-                why = f"the {r.stopped_by} budget ran out"
+                why = _unknown_why(r, _cards(table))
             typer.echo(f"{r.status}: {why} ({facts})", err=True)
             if r.stopped_by == "interrupted":
                 raise typer.Exit(130)
@@ -228,10 +258,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command("stats")
     def stats_cmd(
-        game: Optional[str] = typer.Argument(None, metavar="GAME", help="Game ID (not with --table or --page)."),
-        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", help="A variant (repeatable)."),
+        game: Optional[str] = typer.Argument(None, metavar="GAME", autocompletion=complete.games,
+                                             help="Game ID (not with --table or --page)."),
+        variant: List[str] = typer.Option([], "--variant", metavar="VARIANT", autocompletion=complete.variants,
+                                          help="A variant (repeatable)."),
         ruling: List[str] = typer.Option([], "--ruling", "-r", metavar="NAME=READING",
-                                         help="A ruling's reading (repeatable)."),
+                                         autocompletion=complete.rulings, help="A ruling's reading (repeatable)."),
         deals: int = typer.Option(100, "--deals", "-n", metavar="N",
                                   help="Deals to play (the table: per game and variant)."),
         ruling_deals: int = typer.Option(200, "--ruling-deals", metavar="N",
@@ -286,7 +318,8 @@ def register(app: typer.Typer) -> None:
         also: List[Path] = typer.Option([], "--also", metavar="FILE",
                                         help="(--page) A row written by replay stats GAME --out FILE, to show "
                                              "beside the table (repeatable)."),
-        only: List[str] = typer.Option([], "--only", metavar="GAME", help="(--table) Only this game's rows (repeatable)."),
+        only: List[str] = typer.Option([], "--only", metavar="GAME", autocompletion=complete.games,
+                                       help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
                                                   help="(--table --only) Replace those rows in this data file."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists "

@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from replay.cli import complete
 from replay.cli.common import Format  # one --format text|json for every command
 
 
@@ -57,7 +58,7 @@ def _clause_text(rec: dict[str, Any], score: str = "") -> list[str]:
 
 
 def trace_command(
-    query: list[str] = typer.Argument(..., metavar="QUERY...",
+    query: list[str] = typer.Argument(..., metavar="QUERY...", autocompletion=complete.clauses,
                                       help="A clause ID, an ambiguity ID, a test's node ID, a function's or a "
                                            "module's dotted name, or a phrase in any language."),
     format: Format = typer.Option(Format.text, "--format", help="text for people, json for tools."),

@@ -78,21 +78,48 @@ def library() -> ctypes.CDLL | None:
     """The compiled core (None when it is missing and cannot be built: the solver then runs in Python).
 
     The library's file is named after the hash of its sources (:func:`replay.fastcore.build.library_path`),
-    so a library built from other sources is never loaded: when the sources change (a source checkout
-    being edited) it is built anew on first use.  ``REPLAY_NO_FASTCORE=1`` turns the core off (for
-    comparisons and for the tests of the Python search).
+    so a library built from other sources is never loaded.  It is looked for beside the sources (built at
+    install) and in the user's cache folder; when neither has it (a source checkout being edited, a wheel
+    built without a compiler) it is built on first use into the cache folder, never into the installed
+    package (``pip uninstall`` would leave it behind), and a build that fails is recorded and not tried again
+    with the same compiler (:func:`replay.fastcore.build.failure`).  ``REPLAY_NO_FASTCORE=1`` turns the core
+    off (for comparisons and for the tests of the Python search).
     """
     if settings.get("REPLAY_NO_FASTCORE"):
         return None
     from replay.fastcore import build
 
-    path = build.library_path()
-    if not path.exists():
+    path = build.found()
+    if path is None:
+        if build.failure() is not None:
+            return None
+        path = build.cache_path() or _scratch() / build.library_path().name
         try:
             build.build(path)
-        except (RuntimeError, OSError):
+        except (RuntimeError, OSError) as e:
+            build.record_failure(str(e))
             return None
+    elif path != build.library_path():
+        _touch(path)  # the cache keeps the libraries used last
     return _load(path)
+
+
+def _scratch() -> Path:
+    """A folder for one run's library when caching is off (``REPLAY_CACHE_DIR=``), removed at exit."""
+    import atexit
+    import shutil
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="replay-fastcore-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
+    return where
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
 
 
 def _load(path: Path) -> ctypes.CDLL | None:

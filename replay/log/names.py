@@ -7,6 +7,10 @@ shown as git shows it (``core.quotePath``): in double quotes, each bad byte or c
 character as a backslash escape (``\\t``, ``\\n``, ``\\r``, …, else three octal digits),
 ``"`` and ``\\`` backslashed.  ``ok\\xff.json`` (the bytes ``o k 0xff . j s o n``) is shown
 ``"ok\\377.json"``, in text and in JSON reports alike (where it is an ordinary string).
+A character a terminal does not print as itself (:data:`_UNPRINTABLE`, as comments and the fields of
+a log are escaped: the C1 controls, U+009B a one-byte CSI; the bidirectional overrides, U+202E
+reversing what follows; zero-width characters …) quotes the name too and is shown as ``\\uXXXX``
+(``\\UXXXXXXXX`` past the basic plane).
 Every other name, UTF-8 letters of any script included, is shown unchanged.
 """
 
@@ -15,14 +19,21 @@ from __future__ import annotations
 import os
 import re
 
-_PLAIN = re.compile(r"[^\x00-\x1f\x7f\udc80-\udcff]*\Z")
+#: characters a terminal does not print as themselves, beyond the C0 controls JSON already escapes: DEL and
+#: the C1 controls (U+009B is a one-byte CSI on many terminals), soft hyphen, the bidirectional marks,
+#: embeddings, overrides and isolates (U+202E turns "txt.exe" into "exe.txt"), zero-width characters, the
+#: line and paragraph separators, interlinear annotation, lone surrogates and the tag characters
+_UNPRINTABLE = re.compile("[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+                          "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]")
+#: what makes a name quoted: a C0 control, an undecodable byte, or one of those
+_QUOTED = re.compile(f"[\\x00-\\x1f\\udc80-\\udcff]|{_UNPRINTABLE.pattern}")
 _NAMED = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
           0x22: '\\"', 0x5C: "\\\\"}
 
 
 def shown(name: str) -> str:
     """``name`` as reports show it (see the module docstring)."""
-    if _PLAIN.match(name):
+    if not _QUOTED.search(name):
         return name
     out = []
     for ch in name:
@@ -33,6 +44,8 @@ def shown(name: str) -> str:
             out.append(_NAMED[code])
         elif code < 0x20 or code == 0x7F:
             out.append(f"\\{code:03o}")
+        elif _UNPRINTABLE.match(ch):
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
@@ -40,14 +53,6 @@ def shown(name: str) -> str:
 
 def shown_path(path: str | os.PathLike[str]) -> str:
     return shown(os.fspath(path))
-
-
-#: characters a terminal does not print as themselves, beyond the C0 controls JSON already escapes: DEL and
-#: the C1 controls (U+009B is a one-byte CSI on many terminals), soft hyphen, the bidirectional marks,
-#: embeddings, overrides and isolates (U+202E turns "txt.exe" into "exe.txt"), zero-width characters, the
-#: line and paragraph separators, interlinear annotation, lone surrogates and the tag characters
-_UNPRINTABLE = re.compile("[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-                          "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]")
 
 
 def printable_json(text: str) -> str:

@@ -60,13 +60,19 @@ DEFAULT_NODES = 200_000
 #: the largest node budget: the C search counts in 64 signed bits (a larger one would wrap)
 MAX_NODES = 2**63 - 1
 
+#: the shortest and the longest time budget, in seconds: the portfolio gives its first search a share of the
+#: time (a few thousandths: 5e-324 s would round to nothing), and past a billion seconds (32 years) a budget
+#: means no limit, which leaving --seconds out says
+MIN_SECONDS, MAX_SECONDS = 0.001, 1e9
+
 
 @dataclass(frozen=True)
 class Budget:
     """How much search one deal may take: positions expanded and/or seconds (None: no limit).
 
     Raises ``ValueError`` (one line) for a budget no search can keep: nodes below 1 or above
-    :data:`MAX_NODES`, seconds that are not a positive finite number (NaN would never run out).
+    :data:`MAX_NODES`, seconds that are not a positive finite number (NaN would never run out).  What a user
+    asks for is bounded further, where it enters (:meth:`asked`).
     """
 
     nodes: int | None = DEFAULT_NODES
@@ -83,11 +89,14 @@ class Budget:
         """The budget a user asked for with ``--nodes`` and ``--seconds``: neither given, the default node
         budget; one given, that one alone (``--seconds 10`` is ten seconds, not the default nodes or ten
         seconds, whichever ends first); both, whichever runs out first.  ``nodes`` 0 means no node limit
-        (then ``seconds``, if given, is the budget; with neither limit the search runs to its end)."""
+        (then ``seconds``, if given, is the budget; with neither limit the search runs to its end).  ``seconds``
+        must be :data:`MIN_SECONDS` to :data:`MAX_SECONDS`."""
         if nodes is None:
             nodes = default_nodes if seconds is None else 0
         if nodes < 0:
             raise ValueError(f"--nodes must be 0 (no limit) or more, not {nodes:,}")
+        if seconds is not None and not (math.isfinite(seconds) and MIN_SECONDS <= seconds <= MAX_SECONDS):
+            raise ValueError(f"--seconds must be {MIN_SECONDS:g} to {MAX_SECONDS:,.0f}, not {seconds!r}")
         return cls(nodes=nodes or None, seconds=seconds)
 
     def describe(self) -> str:
