@@ -67,6 +67,7 @@ class Commands(TyperGroup):
         if area is None:
             area = self._areas[module] = self._app()
             importlib.import_module(module).register(area)
+            _fill_help(area)  # each paragraph one line, for the terminal to fill (the commands are made here)
         if only is not None and not area.registered_groups:
             part = self._app()
             part.registered_commands = [c for c in area.registered_commands if c.name == only]
