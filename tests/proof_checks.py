@@ -33,9 +33,9 @@ def proofs_of(game: Game) -> tuple[Proof, ...]:
     return (*profile.dead_ends, *profile.root_dead_ends)
 
 
-def won_deals() -> Iterator[tuple[str, Game, list[int]]]:
+def won_deals(path: Path = RESULTS) -> Iterator[tuple[str, Game, list[int]]]:
     """``(label, game, seeds)`` for every form of the statistics' data file with a won deal (seeds from 1)."""
-    data = json.loads(RESULTS.read_text())
+    data = json.loads(path.read_text())
     for section in ("forms", "rulings", "relatives"):
         for form in data[section]:
             seeds = [data["seed"] + i for i, c in enumerate(form["solver"]["results"]) if c == "W"]

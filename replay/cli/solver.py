@@ -284,10 +284,10 @@ def register(app: typer.Typer) -> None:
         ladder: Optional[str] = typer.Option(
             None, "--ladder", metavar="N,N,…",
             help="(--table) The budgets a deal climbs, in positions, until it is won or proved lost "
-                 "[default: 100000,1000000,10000000]."),
+                 "(by default 100000,1000000,10000000)."),
         ruling_ceiling: Optional[int] = typer.Option(
             None, "--ruling-ceiling", metavar="N",
-            help="(--table) The highest budget of the ladder the ruling readings climb to [default: 1000000]."),
+            help="(--table) The highest budget of the ladder the ruling readings climb to (by default 1000000)."),
         top: Optional[int] = typer.Option(None, "--top", metavar="N",
                                           help="(--table) A last budget past the ladder, played on the first "
                                                "--top-deals deals of each form still open."),
@@ -298,7 +298,7 @@ def register(app: typer.Typer) -> None:
         journal: Optional[Path] = typer.Option(
             None, "--journal", metavar="FILE",
             help="(--table) The run's per-deal results, appended as they come; a run started again with the "
-                 "same journal resumes it [default: the --out file with .journal]."),
+                 "same journal resumes it (by default the --out file with .journal)."),
         assemble: Optional[Path] = typer.Option(
             None, "--assemble", metavar="JOURNAL",
             help="Write the table's data file (--out) from a journal as it stands, a run half done included."),
