@@ -22,6 +22,7 @@ def _ruling_row(game: str, ruling: str, reading: str, default: str, mine: str, t
     n = len(mine)
     return {"game": game, "variants": [], "rulings": {ruling: reading}, "label": f"{game} {ruling}={reading}",
             "ruling": ruling, "reading": reading, "default": default, "deals": n, "seeds": [1, n],
+            "budget": {"nodes": 1234, "method": "portfolio"},
             "solver": {"won": mine.count("W"), "unwinnable": mine.count("X"), "unknown": mine.count("?"),
                        "results": mine},
             "default_row": {"solver": {"won": theirs.count("W"), "unwinnable": theirs.count("X"),
@@ -32,8 +33,8 @@ def _ruling_row(game: str, ruling: str, reading: str, default: str, mine: str, t
 def synthetic_table() -> dict[str, Any]:
     """Three rulings: deal-timing (every deal proved lost under when-stuck), space-fill (wins more), and
     gather-order of zwarta kolumna (the readings play alike: no evidence)."""
-    return {"format": "replay-stats/1", "seed": 1, "deals": 7, "ruling_deals": 7,
-            "budget": {"nodes": 1234, "seconds": None}, "forms": [], "relatives": [],
+    return {"format": "replay-stats/2", "seed": 1, "deals": 7, "ruling_deals": 7,
+            "budget": {"nodes": 1234, "method": "portfolio"}, "forms": [], "relatives": [],
             "rulings": [_ruling_row("printex-frame", "deal-timing", "when-stuck", "player-choice", "XXXXXXX", "???????"),
                         _ruling_row("napoleons-square", "space-fill", "any-card", "talon-or-pack", "WWWWW??", "W??????"),
                         _ruling_row("zwarta-kolumna", "gather-order", "piles-top-first", "piles-bottom-first",
