@@ -390,9 +390,10 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
     w("> ```")
     w(">")
     sessions = data.get("sessions") or []
+    procs = f"{data['workers']} worker process" + ("es" if data["workers"] != 1 else "")
     w(f"> The data were made by `{data['command']}` with code version `{data['version']}`"
       + (f" (commit `{data['commit'][:12]}`)" if data.get("commit") else "")
-      + f", begun on {data['date']}, Python {data['python']}, {data['workers']} worker processes on "
+      + f", begun on {data['date']}, Python {data['python']}, {procs} on "
         f"{(data.get('machine') or {}).get('cpus', '?')} CPUs: {data.get('cpu_seconds', 0) / 3600:.1f} CPU-hours of search in "
         f"{data['wall_seconds'] / 3600:.1f} hours of wall-clock time"
       + (f" over {len(sessions)} sessions (the run was resumed from its journal)" if len(sessions) > 1 else "")
