@@ -84,7 +84,8 @@ class Assets:
     script: str
     style: str
     worker: str
-    own_bytes: int  #: the bundle, the edition, the scripts and the styles
+    own_bytes: int  #: the bundle, the edition, the script and the styles (the first game's; not the worker's script)
+    worker_bytes: int  #: the worker's script, loaded at the first hint
 
     @property
     def total(self) -> int:
@@ -142,7 +143,8 @@ def assets(d: SiteData, out: list[Page]) -> Assets:
         out.append((uri, own[key], False))
     loaded = [n for n in files if n != "pyodide-lock.json"] + ["pyodide-lock.json"]
     return Assets(runtime=runtime, runtime_bytes=sum(len(files[n]) for n in loaded), version=p.version,
-                  license=p.license, own_bytes=sum(len(v) for v in own.values()), **names)
+                  license=p.license, own_bytes=sum(len(v) for k, v in own.items() if k != "worker"),
+                  worker_bytes=len(own["worker"]), **names)
 
 
 def _mb(n: int) -> str:
@@ -191,7 +193,9 @@ def _needs(d: SiteData, a: Assets, gid: str, here: str) -> list[str]:
         f"registry at a pinned version whose hash the site build checks), and the archive's own engine, "
         f"rules and texts ({_kb(a.own_bytes)}). Only the Play pages load it. Once it is loaded the page needs "
         "no network; served from a local web server (`mkdocs serve`, or `python -m http.server` in the "
-        "built `site/`) it works offline.", "",
+        "built `site/`) it works offline. The first **Hint** starts the strong player in the background: "
+        f"its script ({_kb(a.worker_bytes)}) and a second copy of the same runtime, engine and rules, from "
+        "this site (the browser usually has them already).", "",
         "Without WebAssembly the page says so. The same game, the same rules and the same messages are "
         "in the terminal:", "",
         "```sh",
