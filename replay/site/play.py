@@ -230,8 +230,9 @@ def game_play_page(d: SiteData, gid: str, a: Assets) -> str:
              "**Download the log** saves the game so far as `replay-log/1`, which `replay play FILE` continues "
              "and `replay validate FILE` checks; a log can be pasted or opened here to continue it. A button "
              "(Deal, Redeal) is greyed out when the rules do not allow its move now, and says why.",
-             "- **Hint** asks the strong player (the nested search of `replay solve --method nmcs`, in Python, "
-             f"on a budget of {_hint_budget():,} positions) for the next move from the table: it searches in "
+             "- **Hint** asks the strong player (the nested Monte-Carlo search of `replay solve --method nmcs`, "
+             f"at level 1, in Python, on a budget of {_hint_budget():,} positions) for the next move from the "
+             "table: it searches in "
              "the background, so the page stays usable, says how far it has got, and can be stopped. It "
              "answers with the move (outlined on the table; **Play the hint** plays it) and what it found "
              "from there: *a win in 87 moves*, or *at best 71 cards home*, a search result, not a bound. "
