@@ -49,6 +49,20 @@ def test_every_layout_fits_with_legible_text_and_large_targets(form, width) -> N
     assert len(set(zip(rows, cols))) == len(rows)  # no two containers in one cell
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("form", LAYOUTS, ids=lambda f: "/".join([f[0], *f[1], *f[2].values()]))
+def test_no_pile_is_cut_off_at_the_drawings_edges(form, width) -> None:  # type: ignore[no-untyped-def]
+    """Every card, its touch target and the Play page's thickest outline (a chosen pile: 5 px, half of it outside
+    the card) lie inside the drawing: the right-hand column was cut off by 1 to 3 px."""
+    svg, rows, cols = drawn(*form, width)
+    w, h = (float(re.search(rf'<svg [^>]*\b{k}="([\d.]+)"', svg).group(1)) for k in ("width", "height"))  # type: ignore[union-attr]
+    cards = re.findall(r'<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)" rx="6"', svg)
+    hits = re.findall(r'<rect class="hit" x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"', svg)
+    for (x, y, cw, ch), grow in [(c, 2.5) for c in cards] + [(c, 0) for c in hits]:
+        x, y, cw, ch = map(float, (x, y, cw, ch))
+        assert x - grow >= 0 and y - grow >= 0 and x + cw + grow <= w and y + ch + grow <= h, (x, y, cw, ch, w, h)
+
+
 def test_a_row_wider_than_the_screen_is_wrapped_below_itself() -> None:
     game = create("exiles")
     lay = game.layout

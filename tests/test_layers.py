@@ -191,15 +191,16 @@ def test_a_blocked_import_is_noticed(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- what the Play page ships
 
 def test_the_play_page_ships_exactly_what_its_bridge_imports() -> None:
-    """replay.web.SHIPPED is the bridge's imports within replay, however far round and inside functions too
-    (and the game modules the catalog imports by name), with the packages that hold them; the modules reached
-    only where the page never goes are named."""
+    """replay.web.SHIPPED is the imports within replay of the page's entries (the bridge and the worker's hint),
+    however far round and inside functions too (and the game modules the catalog imports by name), with the
+    packages that hold them; the modules reached only where the page never goes are named."""
     from replay.games.catalog import MODULES
-    from replay.web import NOT_REACHED, SHIPPED
+    from replay.web import ENTRIES, NOT_REACHED, SHIPPED
 
+    assert ENTRIES == ("replay.web.bridge", "replay.web.hint")
     graph = grimp.build_graph("replay", cache_dir=None)
     seen: set[str] = set()
-    todo = ["replay.web.bridge", *MODULES.values()]
+    todo = [*ENTRIES, *MODULES.values()]
     while todo:
         m = todo.pop()
         if m in seen or m in NOT_REACHED:
@@ -215,7 +216,7 @@ SHIPPED_PLAY = textwrap.dedent('''
     import json, sys
     for name in ("pydantic", "pydantic_core", "yaml", "_yaml", "platformdirs", "typer", "rich"):
         sys.modules[name] = None  # an import of any of them fails, as in the browser
-    from replay.web import bridge
+    from replay.web import bridge, hint
 
     with open(sys.argv[1], encoding="utf-8") as fh:
         bridge.start(fh.read())
@@ -247,7 +248,13 @@ SHIPPED_PLAY = textwrap.dedent('''
         before = len(s["made"])
         s = json.loads(bridge.send("undo"))
         assert len(s["made"]) == before - 1
-        out[json.dumps(case)] = {"log": s["log"], "refused": refused, "made": before}
+        # the worker's hint from this position, its whole line played through the bridge as the page plays it
+        h = json.loads(hint.search(json.dumps({"log": s["log"], "nodes": 3000})))
+        for step in h["steps"]:
+            s = json.loads(bridge.follow(json.dumps(step)))
+            assert not s["reply"]["refused"], s["reply"]
+        out[json.dumps(case)] = {"log": s["log"], "refused": refused, "made": before, "hint": h,
+                                 "outcome": s["outcome"]}
     print(json.dumps({"games": out, "replay": sorted(m for m in sys.modules if m.startswith("replay"))}))
 ''')
 
@@ -265,8 +272,9 @@ PLAY_CASES = [
 def test_the_play_page_plays_every_game_from_what_it_ships(tmp_path: Path) -> None:
     """The site's own bundle (replay.site.play.bundle: the files of replay.web.SHIPPED) alone, in a Python
     without site-packages and with pydantic, PyYAML, platformdirs and Typer blocked, plays every game through
-    the bridge: moves by number and by two containers, a refusal naming its clause in both texts, an undo;
-    every log it writes is one `replay validate` accepts."""
+    the bridge: moves by number and by two containers, a refusal naming its clause in both texts, an undo, and
+    the hint (the Python nested search, as the page's worker runs it; the C core is not imported), whose whole
+    line the bridge plays; every log it writes is one `replay validate` accepts."""
     import zipfile
 
     from replay.corpus.edition import edition_of
@@ -296,8 +304,12 @@ def test_the_play_page_plays_every_game_from_what_it_ships(tmp_path: Path) -> No
         assert p["clause"].startswith(prefixes[case["game"]]) and p["diplomatic"] and p["translation"], case
         text = "\n".join(r["refused"]["refused"])
         assert f"breaks {p['clause']}:" in text and "diplomatic:  “" in text and "translation: “" in text, text
+        h = r["hint"]
+        assert h["ok"] and h["made"] == r["made"] - 1 and h["status"] in ("won", "unknown") and h["steps"], h
+        assert h["home"] > h["home_now"] or h["status"] == "won", h
+        assert r["outcome"] == "won" if h["status"] == "won" else True, (case, r["outcome"])
         log = json.loads(r["log"])
-        assert log["variants"] == case.get("variants", []) and len(log["moves"]) == r["made"] - 1
+        assert log["variants"] == case.get("variants", []) and len(log["moves"]) == r["made"] - 1 + len(h["steps"])
         assert all(log["rulings"][k] == v for k, v in case.get("rulings", {}).items())
         path = tmp_path / f"{len(logs)}.json"
         path.write_text(r["log"], encoding="utf-8")

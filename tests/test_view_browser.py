@@ -2,7 +2,9 @@
 
 Headless Chromium (Debian's ``chromium``, driven by Playwright, as in tests/test_browser.py)
 opens the written file as ``file://``; every request the page makes is recorded and must stay
-on that file.  Screenshots go to ``tests/artifacts/`` (ignored by git).
+on that file.  At 390 px every pile of the widest table is on screen (the phone's drawing); opened at
+``#move-N`` the file shows its header, and the site's viewer its table below the site's header.
+Screenshots go to ``tests/artifacts/`` (ignored by git).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from replay.log.validate import check_bytes, parse, replay_to
 from replay.draw.svg import card_text
-from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium  # noqa: F401 - the shared fixture
+from replay.engine import cards as C
+from replay.log.validate import check_bytes, parse, replay_to
+from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium, server  # noqa: F401 - the shared fixtures
+from tests.test_site import built_site  # noqa: F401 - the site the server serves (one test)
 
 pytestmark = pytest.mark.browser
 
@@ -246,3 +250,88 @@ def test_the_timeline_shows_the_best_line_its_cards_home_and_what_each_verdict_r
     page.screenshot(path=str(ARTIFACTS / "view-best-line.png"))
     assert not page.errors, page.errors
     assert _offsite(page, out) == []
+
+
+# --------------------------------------------------------------------------- a phone, and a move in the address
+
+EX_WON = ROOT / "examples" / "games" / "exiles" / "base" / "won-seed-12.json"
+
+#: where each pile of the table is on screen, the figure's box, its sideways scroll, the smallest text drawn
+PILES = """() => {
+  const fig = document.querySelector('.rv-table');
+  const f = fig.getBoundingClientRect();
+  const piles = [...fig.querySelectorAll('g.pile[data-name]')].map((g) => {
+    const r = g.querySelector('rect:not(.hit)').getBoundingClientRect();
+    return {name: g.dataset.name, left: r.left, right: r.right, label: g.getAttribute('aria-label')};
+  });
+  let smallest = 1e9;
+  for (const t of fig.querySelectorAll('text')) smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {piles, fig: [f.left, f.right], scroll: fig.scrollWidth - fig.clientWidth, page: document.documentElement.scrollWidth,
+          fitted: fig.classList.contains('rv-fitted'), smallest};
+}"""
+
+
+def test_the_viewer_on_a_phone_shows_every_pile(viewer_page: Any, tmp_path: Path) -> None:
+    """At 390 px the thirteen packets of the exiles and every other pile are on screen (the table drawn as the Play
+    page draws it for a phone, text 12 px and more), step after step; at 1400 px the usual drawing."""
+    page = viewer_page
+    out = view(EX_WON, tmp_path / "exiles.html")
+    log = parse(EX_WON.read_bytes())
+    names = replay_to(log, 0)[0].game.layout.names
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        _open(page, out)
+        for k in (0, 1, 40):
+            if k:
+                page.locator(f".rv-moves li[data-step='{k}'] a").click()
+            m = page.evaluate(PILES)
+            assert m["fitted"] and m["scroll"] <= 1 and m["page"] <= 390, m
+            assert [p["name"] for p in m["piles"]] == list(names)
+            off = [p["name"] for p in m["piles"] if p["left"] < max(0, m["fig"][0]) - 0.5 or p["right"] > min(390, m["fig"][1]) + 0.5]
+            assert not off, (k, off, m["fig"])
+            assert m["smallest"] >= 12, m["smallest"]
+            _, table, _, _ = replay_to(log, k)
+            for p, pile in zip(m["piles"], table.piles):  # the drawing is the engine's table at that step
+                if pile and p["name"] != "stock":
+                    assert f"{card_text(C.code(pile[-1]))[0]} on top" in p["label"], (k, p)
+        page.screenshot(path=str(ARTIFACTS / "view-exiles-390.png"), full_page=True)
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.locator(".stepper button[data-go=next]").click()
+        assert not page.evaluate(PILES)["fitted"]  # room enough: the site's own drawing
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+    assert not page.errors, page.errors
+    assert _offsite(page, out) == []
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_viewer_opened_at_a_move_shows_its_header(viewer_page: Any, tmp_path: Path, width: int) -> None:
+    """A `replay view` file opened at #move-20 shows move 20 and its header (the title, the facts), not the
+    step's section with the header scrolled away."""
+    page = viewer_page
+    out = view(EX_WON, tmp_path / "exiles.html")
+    page.set_viewport_size({"width": width, "height": 844})
+    try:
+        page.goto(out.resolve().as_uri() + "#move-20")
+        page.locator(".stepper output").filter(has_text="move 20 of").wait_for()
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => document.readyState === 'complete'")
+        top = page.evaluate("() => [document.querySelector('h1').getBoundingClientRect().top, "
+                            "document.querySelector('.stepper').getBoundingClientRect().top, innerHeight, scrollY]")
+        assert 0 <= top[0] and top[1] < top[2], top
+        assert page.locator(".step.current summary").inner_text().startswith("20/170")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_the_sites_viewer_opened_at_a_move_shows_the_table_below_the_sites_header(viewer_page: Any,
+                                                                                    server: str) -> None:  # noqa: F811
+    page = viewer_page
+    page.goto(f"{server}examples/exiles/base/won-seed-12/#move-20")
+    page.locator(".stepper output").filter(has_text="move 20 of").wait_for()
+    page.wait_for_function("() => document.readyState === 'complete'")
+    m = page.evaluate("() => ({header: document.querySelector('.md-header').getBoundingClientRect().bottom, "
+                      "bar: document.querySelector('.replay-viewer .stepper').getBoundingClientRect().top, "
+                      "table: document.querySelector('.replay-viewer .rv-table').getBoundingClientRect().top, "
+                      "h: innerHeight})")
+    assert m["header"] <= m["bar"] < m["table"] < m["h"], m

@@ -120,3 +120,75 @@ def test_the_plain_reader_gives_the_terminal_sessions_answers() -> None:
         assert (ra.out, ra.refused, ra.changed) == (rb.out, rb.refused, rb.changed), line
         assert a.written() == b.written()
         assert (a.refusal is None) == (b.refusal is None)
+
+
+def test_undo_and_redo(zk: dict[str, Any]) -> None:
+    """What undo took back, redo plays again (judged again), latest first; any other change ends the redo."""
+    assert call(bridge.redo)["reply"]["refused"] == ["refused: nothing to redo"]
+    s = call(bridge.send, "deal")
+    m = next(x for x in s["legal"] if x["from"])
+    s = call(bridge.between, m["from"], m["to"], "second")
+    full = s["log"]
+    s = call(bridge.send, "undo")
+    s = call(bridge.send, "undo")
+    assert s["made"] == [] and s["redo"] == 2
+    s = call(bridge.redo)
+    assert s["reply"]["out"] == ["redone: move 1, deal"] and s["redo"] == 1
+    s = call(bridge.redo)
+    assert s["log"] == full and s["redo"] == 0 and s["made"][-1]["comment"] == "second"
+    s = call(bridge.send, "undo")
+    assert s["redo"] == 1
+    s = call(bridge.send, "1")  # another move: what was undone is gone
+    assert s["redo"] == 0 and call(bridge.redo)["reply"]["refused"] == ["refused: nothing to redo"]
+
+
+def won_example(path: str, left: int) -> str:
+    """A won example log from the repository with its last ``left`` moves taken off."""
+    from replay.log.play import dumps
+
+    log = json.loads((ROOT / path).read_text(encoding="utf-8"))
+    log["moves"] = log["moves"][:-left]
+    log.pop("result", None)
+    return dumps(log)
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+WON = {"zwarta-kolumna": "examples/games/zwarta-kolumna/base/won-constructed-12.json",
+       "printex-frame": "examples/games/printex-frame/base/won-constructed-65.json",
+       "exiles": "examples/games/exiles/base/won-seed-12.json",
+       "napoleons-square": "examples/games/napoleons-square/base/won-347.json"}
+
+
+@pytest.mark.parametrize("gid", sorted(WON))
+def test_the_hint_finds_a_win_near_the_end_and_the_engine_plays_it(gid: str) -> None:
+    """The worker's hint (the nested search in Python) from a won game's position 12 moves from the end: a win,
+    every move of it one the engine accepts (played by the bridge's follow), ending won."""
+    from replay.web import hint
+
+    text = won_example(WON[gid], 12)
+    h = json.loads(hint.search(json.dumps({"log": text, "nodes": 20_000})))
+    assert h["ok"] and h["status"] == "won" and h["text"] == f"a win in {len(h['steps'])} moves", h
+    assert h["made"] == len(json.loads(text)["moves"]) and h["home"] == h["cards"] == 104
+    s = call(bridge.open_log, text, "won.json")
+    for step in h["steps"]:
+        assert s["outcome"] != "won"
+        s = call(bridge.follow, json.dumps(step))
+        assert not s["reply"]["refused"], s["reply"]
+    assert s["outcome"] == "won" and check_bytes(s["log"].encode()).ok
+
+
+def test_the_hint_says_how_far_it_got_and_follow_refuses_a_move_not_legal(zk: dict[str, Any]) -> None:
+    from replay.web import hint
+
+    seen: list[tuple[int, int]] = []
+    h = json.loads(hint.search(json.dumps({"log": zk["log"], "nodes": 1500}), lambda n, b, _s: seen.append((n, b))))
+    assert h["ok"] and h["status"] == "unknown" and h["positions"] == 1500 and h["steps"], h
+    assert h["text"] == f"at best {h['home']} cards home (of 104), in {len(h['steps'])} moves"
+    assert h["home"] > h["home_now"] and h["steps"][0] == {"type": "deal"}
+    again = json.loads(hint.search(json.dumps({"log": zk["log"], "nodes": 1500})))
+    assert again == h  # the same answer for the same log, budget and seed
+    s = call(bridge.follow, json.dumps({"type": "move", "from": "p2", "to": "A1"}))
+    assert s["reply"]["refused"] == ["refused: p2 → A1 is not a legal move here; nothing was played"] and not s["made"]
+    bad = json.loads(hint.search(json.dumps({"log": zk["log"], "nodes": 0})))
+    assert not bad["ok"] and "budget" in bad["error"][0]
+    assert not json.loads(hint.search(json.dumps({"log": "{"})))["ok"]

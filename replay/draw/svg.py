@@ -101,7 +101,7 @@ def fitted(width: float, cols: Sequence[float]) -> tuple[Metrics, int | None]:
     face = max(16, min(28, round(w * 0.36)))
     small = SMALLEST_TEXT if w < 72 else 13
     return Metrics(card_w=w, card_h=h, pitch_x=w + GAP, pitch_y=h + small + 10 + GAP, margin_x=EDGE, margin_y=EDGE,
-                   pad_x=EDGE - GAP, pad_y=small + 10 - GAP + EDGE, face=face, face_y=round(h / 2 + face * 0.35),
+                   pad_x=EDGE, pad_y=small + 10 + EDGE, face=face, face_y=round(h / 2 + face * 0.35),
                    corner=small, corner_x=4, corner_y=small + 2, under=small if w >= 72 else 0,
                    under_y=h - 8, label=small, label_y=h + small + 3, count=small + 2, note=small,
                    stock_box=small + 10, count_inside=True, hit=True), across
@@ -362,7 +362,8 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: tuple[str, ...]
         out.append(_card(x, y, fill_role, stroke=stroke, width=width, m=m))
         face, colour = card_text(cards[-1])
         out.append(_text(cx, y + m.face_y, face, size=m.face, weight="bold", fill=colour, cls="card"))
-        out.append(_text(x + m.corner_x, y + m.corner_y, face, size=m.corner, anchor="start", fill=colour))
+        out.append(_text(x + m.corner_x, y + m.corner_y, face, size=m.corner, anchor="start", fill=colour,
+                         cls="corner"))
         if len(cards) > 1 and m.under:  # the cards beneath, as many as fit the card's width at a legible size
             beneath = [card_text(c)[0] for c in cards[-4:-1]]
             while len(beneath) > 1 and len(" ".join(beneath)) > 9:
@@ -373,7 +374,7 @@ def _pile_group(name: str, role: str, x: float, y: float, cards: tuple[str, ...]
                          dashed=True, m=m))
         if role == "foundation" and suit:
             out.append(_text(cx, y + m.face_y, SUIT_SYMBOL[suit], size=m.face - 2,
-                             fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e"))
+                             fill="#ef9a9a" if suit in RED_SUITS else "#9e9e9e", cls="suit"))
     if m.count_inside:
         if cards and role != "stock":
             out.append(_text(x + m.card_w - 4, y + m.card_h - 5, str(len(cards)), size=m.label, anchor="end",

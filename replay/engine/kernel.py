@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 #: the most bytes ``FastCore.vars`` may give (the room for ``Table.vars`` in a position of the fast core:
 #: replay/fastcore/core.h, ``FC_VARS``)
 VARS_BYTES = 1536
+#: the move types as the fast core numbers them (replay/fastcore/core.h); NRPA's move codes use them in C and
+#: in Python alike, so the Python search (the Play page's, without the C library) reads them here
+TYPES = ("move", "deal", "redeal", "fill", "tuck")
+TYPE_CODE = {t: i for i, t in enumerate(TYPES)}
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,11 @@ from typing import Any, Callable
 
 from replay import settings
 from replay.engine.game import Game, Move, Table
-from replay.engine.kernel import VARS_BYTES, FastCore
+from replay.engine.kernel import TYPE_CODE, TYPES, VARS_BYTES, FastCore
 from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
 
 HERE = Path(__file__).resolve().parent
 MAXC, CARDS, VARS, MAXMOVES, MAXOPT = 64, 104, VARS_BYTES, 1024, 512
-TYPES = ("move", "deal", "redeal", "fill", "tuck")
-TYPE_CODE = {t: i for i, t in enumerate(TYPES)}
 ROLE_CODE = {TABLEAU: 0, FOUNDATION: 1, STOCK: 2, WASTE: 3, RESERVE: 4}
 
 

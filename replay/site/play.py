@@ -9,7 +9,9 @@ The build adds what the pages load, and nothing else loads them (:func:`add_asse
 * the runtime, Pyodide, pinned and checked (:mod:`replay.site.runtime`), under ``assets/pyodide/<version>/``;
 * the Python the page runs: exactly the modules of :data:`replay.web.SHIPPED`, as one zip;
 * the edition of the corpus (:meth:`replay.engine.edition.Edition.to_json`), which the engine takes;
-* the page's script and styles (``replay/web/static/``), which draw what the Python answers and call it.
+* the page's script and styles (``replay/web/static/``), which draw what the Python answers and call it,
+  and its worker's script (``play-worker.js``), which runs the strong player's hint (:mod:`replay.web.hint`)
+  on a Pyodide of its own, from the same files, so that the page stays responsive while it searches.
 
 The bundle and the edition are named after their content, so a browser never keeps an old one.
 """
@@ -81,7 +83,9 @@ class Assets:
     edition: str
     script: str
     style: str
-    own_bytes: int  #: the bundle, the edition, the script and the styles
+    worker: str
+    own_bytes: int  #: the bundle, the edition, the script and the styles (the first game's; not the worker's script)
+    worker_bytes: int  #: the worker's script, loaded at the first hint
 
     @property
     def total(self) -> int:
@@ -130,14 +134,17 @@ def assets(d: SiteData, out: list[Page]) -> Assets:
         "edition": json.dumps(edition_of(d.corpus).to_json(), ensure_ascii=False, separators=(",", ":")).encode(),
         "script": static("play.js"),
         "style": static("play.css"),
+        "worker": static("play-worker.js"),
     }
     names = {"bundle": _named("replay", own["bundle"], "zip"), "edition": _named("edition", own["edition"], "json"),
-             "script": _named("play", own["script"], "js"), "style": _named("play", own["style"], "css")}
+             "script": _named("play", own["script"], "js"), "style": _named("play", own["style"], "css"),
+             "worker": _named("play-worker", own["worker"], "js")}
     for key, uri in names.items():
         out.append((uri, own[key], False))
     loaded = [n for n in files if n != "pyodide-lock.json"] + ["pyodide-lock.json"]
     return Assets(runtime=runtime, runtime_bytes=sum(len(files[n]) for n in loaded), version=p.version,
-                  license=p.license, own_bytes=sum(len(v) for v in own.values()), **names)
+                  license=p.license, own_bytes=sum(len(v) for k, v in own.items() if k != "worker"),
+                  worker_bytes=len(own["worker"]), **names)
 
 
 def _mb(n: int) -> str:
@@ -186,7 +193,9 @@ def _needs(d: SiteData, a: Assets, gid: str, here: str) -> list[str]:
         f"registry at a pinned version whose hash the site build checks), and the archive's own engine, "
         f"rules and texts ({_kb(a.own_bytes)}). Only the Play pages load it. Once it is loaded the page needs "
         "no network; served from a local web server (`mkdocs serve`, or `python -m http.server` in the "
-        "built `site/`) it works offline.", "",
+        "built `site/`) it works offline. The first **Hint** starts the strong player in the background: "
+        f"its script ({_kb(a.worker_bytes)}) and a second copy of the same runtime, engine and rules, from "
+        "this site (the browser usually has them already).", "",
         "Without WebAssembly the page says so. The same game, the same rules and the same messages are "
         "in the terminal:", "",
         "```sh",
@@ -217,13 +226,34 @@ def game_play_page(d: SiteData, gid: str, a: Assets) -> str:
              "terminal: `3` (a number from the list), `p6 K2` (from, to), `deal`, `redeal`, `undo`, "
              "`note TEXT`.",
              "- **A comment** written before a move is kept with it in the log (as `# text` in `replay play`).",
-             "- **Undo** takes back the last move; **Download the log** saves the game so far as "
-             "`replay-log/1`, which `replay play FILE` continues and `replay validate FILE` checks; a log can be "
-             "pasted or opened here to continue it.",
+             "- **Undo** takes back the last move and **Redo** plays it again (until another move is made); "
+             "**Download the log** saves the game so far as `replay-log/1`, which `replay play FILE` continues "
+             "and `replay validate FILE` checks; a log can be pasted or opened here to continue it. A button "
+             "(Deal, Redeal) is greyed out when the rules do not allow its move now, and says why.",
+             "- **Hint** asks the strong player (the nested Monte-Carlo search of `replay solve --method nmcs`, "
+             f"at level 1, in Python, on a budget of {_hint_budget():,} positions) for the next move from the "
+             "table: it searches in "
+             "the background, so the page stays usable, says how far it has got, and can be stopped. It "
+             "answers with the move (outlined on the table; **Play the hint** plays it) and what it found "
+             "from there: *a win in 87 moves*, or *at best 71 cards home*, a search result, not a bound. "
+             "When it found a win, **Show a win** plays the winning line move by move (Stop halts it). "
+             "Every move it plays is judged by the engine like a click.",
+             "- **The keyboard**: every pile is a button (Tab to it, Enter or Space to pick it, then the "
+             "pile it goes to); outside the text fields Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes, M "
+             "goes to the list of legal moves (↑ and ↓ within it), T to the table, H asks for a hint and Esc "
+             "stops a search or a win being shown. A screen reader hears each pile's name and top card.",
+             "- **The address** holds the seed, the variants and the readings of the game dealt "
+             "(`?seed=N&variant=V&ruling=NAME=READING`): copy it to share the deal.",
              "- The game ends as `replay` says: *won* when every card is on the foundations, *lost* when no legal "
              "move is left.", "",
              *_needs(d, a, gid, here)]
     return "\n".join(lines) + "\n"
+
+
+def _hint_budget() -> int:
+    from replay.web.hint import BUDGET
+
+    return BUDGET
 
 
 def _widget(d: SiteData, gid: str, here: str, a: Assets) -> str:
@@ -234,8 +264,8 @@ def _widget(d: SiteData, gid: str, here: str, a: Assets) -> str:
     root = url_to(here, "") + "/"
     to = lambda uri: url_to(here, uri)  # noqa: E731
     data = {"game": gid, "root": root, "runtime": to(a.runtime) + "/",
-            "bundle": to(a.bundle), "edition": to(a.edition), "bytes": a.total, "version": a.version,
-            "title": g.title}
+            "bundle": to(a.bundle), "edition": to(a.edition), "worker": to(a.worker), "bytes": a.total,
+            "version": a.version, "title": g.title}
     head = [f'<div class="replay-play" {" ".join(f"data-{k}={_q(v)}" for k, v in data.items())}>',
            f'<link rel="stylesheet" href="{attr(to(a.style))}">']
     setup = ['<details class="rp-choices" open><summary>Deal a game: variants, readings, seed</summary>',
@@ -293,16 +323,26 @@ def _widget(d: SiteData, gid: str, here: str, a: Assets) -> str:
             '<p class="rp-verdict" role="status" aria-live="polite"></p>',
             '<div class="rp-refusal" role="alert" hidden></div>',
             '<div class="rp-actions"></div>',
+            '<div class="rp-hint" role="group" aria-label="the strong player">',
+            '<button type="button" class="rp-hint-go" aria-keyshortcuts="h">Hint</button>',
+            '<button type="button" class="rp-hint-play" disabled>Play the hint</button>',
+            '<button type="button" class="rp-show" disabled>Show a win</button>',
+            '<button type="button" class="rp-stop" hidden aria-keyshortcuts="Escape">Stop</button>',
+            '<p class="rp-hint-text" role="status" aria-live="polite"></p>',
+            "</div>",
             '<label class="rp-comment">Comment on the next move <input name="comment" type="text" maxlength="2000">'
             '</label>',
             '<form class="rp-line" autocomplete="off"><label>Type a move <input name="line" type="text" '
             'placeholder="3, p6 K2, deal, undo, note text" autocapitalize="off" spellcheck="false"></label>'
             '<button type="submit">Play</button></form>',
-            '<h2 class="rp-h">Legal moves</h2>',
-            '<ol class="rp-legal"></ol>',
+            '<p class="rp-keys">Keys (outside the text fields): <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo, '
+            '<kbd>Ctrl</kbd>+<kbd>Y</kbd> redo, <kbd>M</kbd> the legal moves (<kbd>↑</kbd> <kbd>↓</kbd> among them), '
+            '<kbd>T</kbd> the table, <kbd>H</kbd> a hint, <kbd>Esc</kbd> stop.</p>',
+            '<h2 class="rp-h" id="rp-legal-h">Legal moves</h2>',
+            '<ol class="rp-legal" aria-labelledby="rp-legal-h" aria-keyshortcuts="m"></ol>',
             '<ul class="rp-notnow"></ul>',
-            '<h2 class="rp-h">Moves made</h2>',
-            '<ol class="rp-made"></ol>',
+            '<h2 class="rp-h" id="rp-made-h">Moves made</h2>',
+            '<ol class="rp-made" tabindex="0" aria-labelledby="rp-made-h"></ol>',
             "</div>", "</div>", "</section>",
             *form,
             "</div>",

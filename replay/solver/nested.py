@@ -224,7 +224,7 @@ class _PythonNested:
 
     def __init__(self, game: Game, root: Table, profile: Profile, params: Params, budget: int | None, seed: int,
                  tick: Callable[[int, int], str | None] | None) -> None:
-        from replay.fastcore import TYPE_CODE
+        from replay.engine.kernel import TYPE_CODE
 
         self.game, self.root, self.profile, self.p = game, root, profile, params
         self.type_code = TYPE_CODE  # move types as the fast core numbers them, for the policy's move codes

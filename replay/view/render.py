@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from replay.draw.svg import table_parts
+from replay.draw.svg import fitted, fold, table_parts
 from replay.log.describe import short_move
 from replay.log.locate import move_ref
 from replay.view.model import GameView, Step, comment_of
@@ -130,7 +130,37 @@ def _frames(v: GameView) -> tuple[dict[str, Any], str]:
         frames.append({"g": [groups.setdefault(p, len(groups)) for p in parts], "label": label})
     h, parts, t = _drawing(v, v.steps[0].snapshot, None, None, shown[0][3])
     first = "\n".join([h, *parts, t])  # the start, for a reader without JavaScript
-    return {"head": head, "tail": tail, "groups": list(groups), "steps": frames}, first
+    data: dict[str, Any] = {"head": head, "tail": tail, "groups": list(groups), "steps": frames,
+                            "width": float(_width(first))}
+    narrow = _narrow(v, shown)
+    if narrow is not None and narrow["width"] < data["width"]:
+        data["narrow"] = narrow
+    return data, first
+
+
+#: the width of the phone's drawing (a 390 px screen less the page's margins): a table drawn wider than this is
+#: also drawn as the Play page draws it for a phone (:func:`replay.draw.svg.fitted`: legible text, rows too long
+#: wrapped), and the script shows that drawing where the other would not fit
+NARROW = 358
+
+
+def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]]) -> dict[str, Any] | None:
+    """The steps drawn for a phone, their groups stored once (as :func:`_frames` stores the others)."""
+    assert v.game is not None
+    lay = v.game.layout
+    metrics, across = fitted(NARROW, lay.cols)
+    rows, cols = fold(lay.rows, lay.cols, across)
+    groups: dict[str, int] = {}
+    frames = []
+    head = tail = ""
+    for s, src, dst, _ in shown:
+        head, parts, tail = table_parts(lay.names, lay.roles, rows, cols, s.snapshot["piles"],
+                                        foundation_suits=s.snapshot.get("foundation_suits"), src=src, dst=dst,
+                                        label=LABEL, metrics=metrics)
+        frames.append([groups.setdefault(p, len(groups)) for p in parts])
+    if not frames:
+        return None
+    return {"head": head, "tail": tail, "groups": list(groups), "steps": frames, "width": float(_width(head))}
 
 
 #: stands for a step's label in the shared SVG opening (the script puts the label in)

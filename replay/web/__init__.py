@@ -6,17 +6,25 @@ reader (:mod:`replay.log.plain`), every move judged as ``replay validate`` judge
 drawn by the site's own drawing code (:mod:`replay.draw.svg`).  The JavaScript draws what it is given,
 takes clicks and calls the bridge; it decides no rule.
 
-:data:`SHIPPED` is every module the page loads, and all it loads of ``replay`` (the game modules are
-the catalog's, :data:`replay.games.catalog.MODULES`): the site build packs
-exactly these (:mod:`replay.site.play`), and ``tests/test_layers.py`` plays every game through the
-bridge with only these on the path and pydantic and PyYAML blocked.  :data:`NOT_REACHED` are the
-modules the shipped ones import only where the page never goes (the default corpus, which an
-installed edition replaces; ``replay validate``'s reader, which the plain one replaces).
+:mod:`replay.web.hint` is the strong player's hint: the nested search of :mod:`replay.solver.nested`, in
+Python, from the position on the table, run by the page's Web Worker (``static/play-worker.js``) on a
+Pyodide of its own, so that the page stays responsive and the search can be stopped.
+
+:data:`ENTRIES` are the modules the page's scripts call.  :data:`SHIPPED` is every module the page loads,
+and all it loads of ``replay`` (the game modules are the catalog's, :data:`replay.games.catalog.MODULES`):
+the site build packs exactly these (:mod:`replay.site.play`), and ``tests/test_layers.py`` plays every game
+and asks for a hint through the entries with only these on the path and pydantic and PyYAML blocked.
+:data:`NOT_REACHED` are the modules the shipped ones import only where the page never goes (the default
+corpus, which an installed edition replaces; ``replay validate``'s reader, which the plain one replaces;
+the C search core, which the hint does not ask for).
 """
 
 from __future__ import annotations
 
 from replay.games.catalog import MODULES as _GAMES
+
+#: the modules the page's scripts import: the page's (play.js) and its worker's (play-worker.js)
+ENTRIES = ("replay.web.bridge", "replay.web.hint")
 
 #: the game modules are the catalog's (a game added to it is shipped with it)
 SHIPPED = tuple(sorted({
@@ -53,8 +61,12 @@ SHIPPED = tuple(sorted({
     "replay.play.moves",
     "replay.play.session",
     "replay.play.shortform",
+    "replay.solver",
+    "replay.solver.nested",
+    "replay.solver.search",
     "replay.web",
     "replay.web.bridge",
+    "replay.web.hint",
     *_GAMES.values(),
 }))
 
@@ -66,4 +78,6 @@ NOT_REACHED = (
     "replay.fsio",  # writing that cache
     "replay.log.validate",  # the session's default reader; the page gives it the plain one
     "replay.corpus.models",  # named for the type checker only, by replay.corpus.edition
+    "replay.fastcore",  # the C search core (a library built at install): the hint searches in Python (fast=False)
+    "replay.fastcore.nested",  # its nested search, asked for by replay.solver.nested only when fast
 )

@@ -4,7 +4,9 @@ The page installs the site's edition (:func:`start`), then deals a game (:func:`
 a log (:func:`open_log`).  The game is a :class:`~replay.play.session.Session`, the one ``replay play``
 runs in a terminal: a line (:func:`send`) is what a player would type there (a number from the list,
 a move in the short form, ``deal``, ``undo``, ``note TEXT``), and a click on a container then on another
-(:func:`between`) is that move in the short form.  Every change is judged by the plain reader and the
+(:func:`between`) is that move in the short form.  :func:`redo` plays again what ``undo`` took back (until
+another change), and :func:`follow` plays a move given as a log entry (the hint's, :mod:`replay.web.hint`)
+when it is one of the legal moves, judged as any other.  Every change is judged by the plain reader and the
 validator's replay, as ``replay validate`` judges the file; a refusal is its text, and the problem
 behind it (the clause broken, its diplomatic text and translation) for the page to link.
 
@@ -93,11 +95,42 @@ def open_log(text: str, name: str = "log.json", width: float | None = None) -> s
 
 
 def send(line: str) -> str:
-    """A line as ``replay play`` takes it; the state after it, with the answer (``reply``)."""
+    """A line as ``replay play`` takes it; the state after it, with the answer (``reply``).  A move taken back
+    by ``undo`` can be played again by :func:`redo` until another change is made."""
     s = _session()
+    before = list(s.moves)
     reply = s.handle(line)
+    if s.moves != before:
+        undone = line.strip().casefold() == "undo" and s.moves == before[:-1]
+        _game["redo"] = [*_game["redo"], before[-1]] if undone else []
     problem = _problem(s.refusal) if reply.refused and s.refusal is not None else None
     return state({"out": reply.out, "refused": reply.refused, "problem": problem})
+
+
+def redo() -> str:
+    """Play again the move the last ``undo`` took back (judged again, as any move is)."""
+    s = _session()
+    if not _game["redo"]:
+        return state({"out": [], "refused": ["refused: nothing to redo"], "problem": None})
+    step = _game["redo"][-1]
+    refused = s.play(step)
+    if refused:
+        return state({"out": [], "refused": refused, "problem": _problem(s.refusal)})
+    _game["redo"] = _game["redo"][:-1]
+    n = len(s.moves)
+    return state({"out": [f"redone: move {n}, {short_form(step)}"], "refused": [], "problem": None})
+
+
+def follow(step: str, comment: str = "") -> str:
+    """The move of the log entry ``step`` (JSON text: the hint's next move) if it is one of the legal moves now,
+    played by its number; else refused, and nothing is played."""
+    want = {k: v for k, v in json.loads(step).items() if k != "comment"}
+    s = _session()
+    for c in s.legal:
+        if {k: v for k, v in c.step.items() if k != "comment"} == want:
+            return pick(c.number, comment)
+    return state({"out": [], "refused": [f"refused: {short_form(want)} is not a legal move here; nothing was played"],
+                  "problem": None})
 
 
 def between(src: str, dst: str, comment: str = "") -> str:
@@ -148,6 +181,7 @@ def state(reply: dict[str, Any] | None = None) -> str:
         "outcome": t.outcome(),
         "bare": list(dict.fromkeys(takes_no_pile)),
         "status": f"{n} move{'s' if n != 1 else ''}, {t.outcome()}",
+        "redo": len(_game["redo"]),
         "log": dumps(s.written()),
     }
     if reply is not None:
@@ -165,7 +199,7 @@ def _wide(width: Any) -> None:
 
 def _begin(session: Session, seed: int | None) -> None:
     _game.clear()
-    _game.update(session=session, seed=seed)
+    _game.update(session=session, seed=seed, redo=[])
 
 
 def _saved(log: dict[str, Any]) -> None:
@@ -197,4 +231,4 @@ def _error(lines: list[str], problem: dict[str, Any] | None = None) -> str:
     return json.dumps({"ok": False, "error": lines, "problem": problem}, ensure_ascii=False)
 
 
-__all__ = ["start", "new_game", "open_log", "send", "between", "pick", "view", "state"]
+__all__ = ["start", "new_game", "open_log", "send", "redo", "follow", "between", "pick", "view", "state"]

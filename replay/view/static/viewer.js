@@ -81,14 +81,29 @@
       download.remove();
     }
 
+    // a table too wide for the screen (where it would be shown below 80% of its size and scroll sideways) is
+    // drawn as the Play page draws it for a phone: its own drawing, rows too long wrapped, text legible
+    var narrow = data.narrow || null;
+    var small = window.matchMedia ? window.matchMedia("(max-width: 44rem)") : null;  // viewer.css's narrow screens
+    function phone() { return !!(narrow && small && small.matches && box.clientWidth < data.width * 0.8); }
+
     function draw(k) {
       var frame = data.steps[k];
       if (!frame || !figure) return;
       var label = escapeText(frame.label);
-      var parts = frame.g.map(function (i) { return data.groups[i]; });
+      var set = phone() ? narrow : data;
+      var ids = set === narrow ? narrow.steps[k] : frame.g;
+      var parts = ids.map(function (i) { return set.groups[i]; });
       var left = figure.scrollLeft;
-      figure.innerHTML = data.head.split("@label@").join(label) + "\n" + parts.join("\n") + "\n" + data.tail;
+      figure.innerHTML = set.head.split("@label@").join(label) + "\n" + parts.join("\n") + "\n" + set.tail;
+      figure.classList.toggle("rv-fitted", set === narrow);
       figure.scrollLeft = left;
+    }
+    if (narrow) {
+      var drawnPhone = null;
+      window.addEventListener("resize", function () {
+        if (phone() !== drawnPhone) { drawnPhone = phone(); draw(current); }
+      });
     }
 
     function mark(list, k) {
@@ -209,6 +224,18 @@
 
     var m = /^#move-(\d+)$/.exec(location.hash);
     show(m ? Number(m[1]) : 0, true);
+    if (m) {
+      // opened at a move: the browser scrolled to that step's section, below the table and the stepper;
+      // show the viewer from its top instead (a `replay view` file: the page's own header too)
+      var reveal = function () {
+        if (standalone) window.scrollTo(0, 0);
+        else box.scrollIntoView({ block: "start" });
+      };
+      reveal();
+      if (document.readyState !== "complete") {
+        window.addEventListener("load", function () { reveal(); setTimeout(reveal, 0); }, { once: true });
+      }
+    }
   }
 
   function init() {

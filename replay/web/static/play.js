@@ -3,9 +3,11 @@
  * This script loads the runtime (Pyodide, served by the site itself) with a progress bar, unpacks the
  * archive's Python (replay.web.SHIPPED) into it, installs the corpus's edition, and then only draws what
  * the Python answers and sends it what the player does: a click on a container and then on another, a
- * number from the list, a typed line, deal, undo.  It decides no rule: every move goes to
- * replay.web.bridge, which judges it with the engine as `replay validate` does.  Nothing is loaded from
- * any other site.
+ * number from the list, a typed line, deal, undo, redo.  It decides no rule: every move goes to
+ * replay.web.bridge, which judges it with the engine as `replay validate` does.  The hint is the strong
+ * player's (replay.web.hint), searched in a Web Worker (play-worker.js) with a Pyodide of its own, so the
+ * page stays responsive; its moves are played through the bridge like any other.  The deal's seed,
+ * variants and readings are kept in the address, to share it.  Nothing is loaded from any other site.
  */
 
 const box = document.querySelector(".replay-play");
@@ -30,6 +32,11 @@ function main(box) {
   let selected = null;
   let lastWidth = 0;
   let loaded = 0;
+  let worker = null;  // the strong player's worker, started at the first hint
+  let searching = null;  // {id, log}: the search under way
+  let found = null;  // the last hint's answer, for the log it was asked for
+  let showing = null;  // the timer of a win being shown
+  let searchId = 0;
 
   // ------------------------------------------------------------------ no WebAssembly: say so, stop
 
@@ -168,6 +175,23 @@ function main(box) {
     }
   }
 
+  // the address says what was dealt (the seed, the variants, the readings not the default), so that the
+  // deal can be shared; the rest of the address is kept
+  function writeAddress() {
+    if (!state || !history.replaceState) return;
+    const q = new URLSearchParams(location.search);
+    for (const k of ["seed", "variant", "ruling"]) q.delete(k);
+    for (const v of state.variants) q.append("variant", v);
+    for (const sel of form.querySelectorAll("select[data-ruling]")) {
+      const reading = state.rulings[sel.dataset.ruling];
+      if (reading !== undefined && reading !== sel.dataset.default) q.append("ruling", sel.dataset.ruling + "=" + reading);
+    }
+    if (state.seed !== null && state.seed !== undefined) q.set("seed", String(state.seed));
+    const query = q.toString();
+    try { history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash); }
+    catch (e) { /* an address that cannot be changed: the header still shows the seed */ }
+  }
+
   function offerSaved() {
     let saved = null;
     try { saved = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
@@ -200,6 +224,8 @@ function main(box) {
     game.hidden = false;
     lastWidth = width();
     render();
+    writeAddress();
+    if (moved && !showing) hintChanged();
     if (moved && s.made.length) {
       try { localStorage.setItem(storeKey, JSON.stringify({ log: s.log, name: s.name, status: s.status })); }
       catch (e) { /* private mode: nothing is kept */ }
@@ -244,6 +270,14 @@ function main(box) {
       b.dataset.n = m.number;
       b.textContent = m.number + ".  " + m.short;
       b.addEventListener("click", () => call("pick", m.number, comment()));
+      b.addEventListener("keydown", (ev) => {  // ↑ ↓ Home End among the legal moves
+        const all = [...legal.querySelectorAll("button")];
+        const at = all.indexOf(b);
+        const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 }[ev.key];
+        if (to === undefined || !all.length) return;
+        ev.preventDefault();
+        all[Math.max(0, Math.min(all.length - 1, to))].focus();
+      });
       li.appendChild(b);
       return li;
     }));
@@ -313,18 +347,27 @@ function main(box) {
   function actions() {
     const bar = $(".rp-actions");
     const buttons = [];
-    const add = (label, cls, fn, disabled) => {
+    const add = (label, cls, fn, disabled, why, keys) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = cls;
       b.textContent = label;
       b.disabled = !!disabled;
+      if (why) b.title = why;
+      if (keys) b.setAttribute("aria-keyshortcuts", keys);
       b.addEventListener("click", fn);
       buttons.push(b);
     };
-    for (const t of state.bare) add(t === "deal" ? "Deal" : t === "redeal" ? "Redeal" : t, "rp-" + t,
-                                    () => send(t + (comment() ? " # " + comment() : "")));
-    add("Undo", "rp-undo", () => send("undo"), !state.made.length);
+    for (const t of state.bare) {
+      // a button whose move the rules do not allow now is greyed out, and says why (the clause's reason)
+      const allowed = state.legal.some((m) => m.type === t);
+      const no = state.not_now.find((x) => x.type === t);
+      add(t === "deal" ? "Deal" : t === "redeal" ? "Redeal" : t, "rp-" + t,
+          () => send(t + (comment() ? " # " + comment() : "")), !allowed,
+          allowed ? "" : "no " + t + " now" + (no ? " (" + no.clause + ": " + no.reason + ")" : ""));
+    }
+    add("Undo", "rp-undo", () => send("undo"), !state.made.length, "", "Control+Z");
+    add("Redo", "rp-redo", () => call("redo"), !state.redo, "", "Control+Y Control+Shift+Z");
     add("Comment the last move", "rp-note", () => send("note " + comment()), !state.made.length);
     add("Download the log", "rp-download", download);
     add("New game", "rp-new", () => {
@@ -351,13 +394,35 @@ function main(box) {
     return state.legal.filter((m) => m.from === name).length;
   }
 
+  // A pile is a button whose name begins with the words drawn in it, in their order: the pile's name, its top
+  // card and how many cards it holds (what a reader hears is what is seen: WCAG 2.5.3, axe's
+  // label-content-name-mismatch), then the drawing's own words (the cards beneath, the suit an empty
+  // foundation takes) and the legal moves from it.  The texts that only decorate (the top card again in
+  // its corner, the cards beneath it, an empty foundation's suit) are moved out of the button into a group
+  // of their own beside it, drawn as before and hidden from readers (the button's name says them).
+  function pileLabel(g, name) {
+    const words = (g.getAttribute("aria-label") || name).split(", ");
+    const extra = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    extra.setAttribute("class", "pile-extra");
+    extra.setAttribute("aria-hidden", "true");
+    for (const t of g.querySelectorAll("text.corner, text.under, text.suit")) extra.appendChild(t);
+    if (extra.firstChild) g.after(extra);
+    const label = g.querySelector("text.name");
+    if (label) g.insertBefore(label, g.firstChild);
+    const shown = [...g.querySelectorAll("text")].map((t) => t.textContent.trim()).filter(Boolean);
+    const head = shown.map((w) => /^\d+$/.test(w) ? w + (w === "1" ? " card" : " cards") : w);
+    const counted = head.some((w) => /^\d+ cards?$/.test(w));
+    const rest = words.filter((w, i) => i > 0 && !(counted && /^\d+ cards?$/.test(w)) && !w.endsWith(" on top"));
+    const n = pileCount(name);
+    return head.join(", ") + ": " + rest.join(", ") + (n ? `; ${n} legal move${n > 1 ? "s" : ""} from it` : "");
+  }
+
   function wirePiles() {
     for (const g of tableBox.querySelectorAll("g.pile[data-name]")) {
       const name = g.dataset.name;
+      g.setAttribute("aria-label", pileLabel(g, name));
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
-      const n = pileCount(name);
-      g.setAttribute("aria-label", name + (n ? ` (${n} legal move${n > 1 ? "s" : ""} from it)` : ""));
       g.addEventListener("click", () => clicked(name));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); clicked(name); }
@@ -385,7 +450,9 @@ function main(box) {
 
   function mark() {
     const to = new Set(state.legal.filter((m) => m.from === selected).map((m) => m.to));
+    const next = hinted();
     for (const g of tableBox.querySelectorAll("g.pile[data-name]")) {
+      g.classList.toggle("hinted", !!next && (g.dataset.name === next.from || g.dataset.name === next.to));
       g.classList.toggle("selected", g.dataset.name === selected);
       g.classList.toggle("target", selected !== null && to.has(g.dataset.name));
       g.setAttribute("aria-pressed", g.dataset.name === selected ? "true" : "false");
@@ -401,6 +468,165 @@ function main(box) {
     if (!line) return;
     send(line);
     if (state && !(state.reply && state.reply.refused.length)) input.value = "";
+  });
+
+  // ------------------------------------------------------------------ the strong player: a hint, a win shown
+
+  const hintBox = $(".rp-hint");
+  const hintText = $(".rp-hint-text");
+  const hintGo = $(".rp-hint-go");
+  const hintPlay = $(".rp-hint-play");
+  const showWin = $(".rp-show");
+  const stopButton = $(".rp-stop");
+
+  function say(text) { hintText.textContent = text; }
+
+  function busy(on) {
+    stopButton.hidden = !on;
+    hintGo.disabled = on;
+    hintBox.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  function startWorker() {
+    const w = new Worker(new URL(data.worker, location.href), { type: "module" });
+    w.postMessage({ type: "start", runtime: new URL(data.runtime, location.href).href,
+                    bundle: new URL(data.bundle, location.href).href,
+                    edition: new URL(data.edition, location.href).href });
+    w.onmessage = (ev) => heard(ev.data);
+    w.onerror = (ev) => { ev.preventDefault(); ended("The strong player could not be started: " + (ev.message || "")); };
+    return w;
+  }
+
+  function askHint() {
+    if (!state || searching || showing) return;
+    if (state.outcome !== "unfinished") { say("The game is " + state.outcome + ": there is nothing to hint."); return; }
+    if (!worker) {
+      worker = startWorker();
+      say("The strong player is starting (its own Python, from this site)…");
+    } else {
+      say("Searching from move " + state.made.length + "…");
+    }
+    searchId += 1;
+    searching = { id: searchId, log: state.log, made: state.made.length };
+    found = null;
+    hintButtons();
+    busy(true);
+    worker.postMessage({ type: "search", id: searchId, log: state.log, seed: 0 });
+  }
+
+  function heard(m) {
+    if (m.type === "ready") {
+      if (searching) say("Searching from move " + searching.made + "…");
+      return;
+    }
+    if (!searching || m.id !== searching.id) return;  // an answer to a search given up
+    if (m.type === "progress") {
+      say("Searching from move " + searching.made + ": " + m.positions.toLocaleString("en") + " positions, " +
+          m.best + " cards home at best so far… (Stop ends it)");
+      return;
+    }
+    const asked = searching;
+    searching = null;
+    busy(false);
+    if (m.type === "failed") { say("The strong player failed: " + m.message); return; }
+    const h = JSON.parse(m.answer);
+    if (!h.ok) { say(h.error.join(" ")); return; }
+    if (!state || state.log !== asked.log) { say("The table changed while it searched: ask again."); return; }
+    found = { ...h, log: asked.log };
+    const searched = " (the nested search, " + h.positions.toLocaleString("en") + " positions)";
+    if (!h.steps.length) say("Hint: " + h.text + searched + ".");
+    else say("Hint: " + h.short[0] + " — from here, " + h.text + searched + ".");
+    hintButtons();
+    mark();
+  }
+
+  function ended(text) {
+    if (worker) worker.terminate();
+    worker = null;
+    searching = null;
+    busy(false);
+    say(text);
+  }
+
+  // the table changed (a move, an undo, a new game): a hint for the table before it is no longer shown
+  function hintChanged() {
+    if (found && state && found.log !== state.log) { found = null; say(""); }
+    hintButtons();
+    mark();
+  }
+
+  function hintButtons() {
+    const fresh = !!(found && state && found.log === state.log && found.steps.length);
+    hintPlay.disabled = !fresh || !!showing;
+    showWin.disabled = !(fresh && found.status === "won") || !!showing;
+  }
+
+  function hinted() {
+    if (!found || !state || found.log !== state.log || !found.steps.length || showing) return null;
+    return found.steps[0];
+  }
+
+  function playHint() {
+    const step = hinted();
+    if (!step) return;
+    call("follow", JSON.stringify(step), comment());
+  }
+
+  const SHOW_MS = 500;
+
+  function showTheWin() {
+    if (!found || found.status !== "won" || !state || found.log !== state.log || showing) return;
+    const steps = found.steps;
+    let k = 0;
+    busy(true);
+    const next = () => {
+      if (k >= steps.length) { stopShowing("Shown: the win in " + steps.length + " moves; " + state.status + "."); return; }
+      const before = state.log;
+      call("follow", JSON.stringify(steps[k]));
+      if (!state || state.log === before) { stopShowing("The line stopped at its move " + (k + 1) + ": refused."); return; }
+      k += 1;
+      say("Showing the win: move " + k + " of " + steps.length + " (Stop halts it)…");
+      showing = setTimeout(next, SHOW_MS);
+    };
+    showing = setTimeout(next, 0);
+    hintButtons();
+  }
+
+  function stopShowing(text) {
+    clearTimeout(showing);
+    showing = null;
+    found = null;
+    busy(false);
+    say(text);
+    hintButtons();
+    mark();
+  }
+
+  function stop() {
+    if (showing) stopShowing("Stopped: the win was shown to move " + state.made.length + ".");
+    else if (searching) ended("Stopped: the search was ended before it found a hint.");
+  }
+
+  hintGo.addEventListener("click", askHint);
+  hintPlay.addEventListener("click", playHint);
+  showWin.addEventListener("click", showTheWin);
+  stopButton.addEventListener("click", stop);
+
+  // ------------------------------------------------------------------ keys (not inside a text field)
+
+  document.addEventListener("keydown", (ev) => {
+    if (!state || game.hidden) return;
+    const el = ev.target;
+    if (el && el.closest && el.closest("input, textarea, select, [contenteditable]")) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const ctrl = ev.ctrlKey || ev.metaKey;
+    if (ctrl && !ev.altKey && key === "z" && !ev.shiftKey) { ev.preventDefault(); if (state.made.length) send("undo"); }
+    else if (ctrl && !ev.altKey && (key === "y" || (key === "z" && ev.shiftKey))) { ev.preventDefault(); if (state.redo) call("redo"); }
+    else if (ctrl || ev.altKey) return;
+    else if (key === "m") { const b = $(".rp-legal button"); if (b) { ev.preventDefault(); b.focus(); } }
+    else if (key === "t") { const g = tableBox.querySelector("g.pile[data-name]"); if (g) { ev.preventDefault(); g.focus(); } }
+    else if (key === "h") { ev.preventDefault(); askHint(); }
+    else if (key === "Escape" && (searching || showing)) { ev.preventDefault(); stop(); }
   });
 
   // ------------------------------------------------------------------ the table follows the page's width
