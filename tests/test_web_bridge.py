@@ -192,3 +192,85 @@ def test_the_hint_says_how_far_it_got_and_follow_refuses_a_move_not_legal(zk: di
     bad = json.loads(hint.search(json.dumps({"log": zk["log"], "nodes": 0})))
     assert not bad["ok"] and "budget" in bad["error"][0]
     assert not json.loads(hint.search(json.dumps({"log": "{"})))["ok"]
+
+
+#: every malformed argument the attack suite handed the bridge (issue 32), per call: each must be answered
+#: {"ok": false, "error": [one line]}, never raised, and leave the game on the page as it was
+MALFORMED: list[tuple[str, tuple[Any, ...]]] = [
+    ("new_game", ('{"game": "exiles", "seed": Infinity}',)),
+    ("new_game", ('{"game": "exiles", "seed": -Infinity}',)),
+    ("new_game", ('{"game": "exiles", "seed": NaN}',)),
+    ("new_game", ('{"game": "exiles", "seed": 1.5}',)),
+    ("new_game", ('{"game": "exiles", "seed": true}',)),
+    ("new_game", ('{"game": "exiles", "seed": [1]}',)),
+    ("new_game", ('{"game": "exiles", "variants": 5}',)),
+    ("new_game", ('{"game": "exiles", "variants": "abc"}',)),
+    ("new_game", ('{"game": "exiles", "variants": [5]}',)),
+    ("new_game", ('{"game": "exiles", "rulings": "x"}',)),
+    ("new_game", ('{"game": "exiles", "rulings": {"foundations": 5}}',)),
+    ("new_game", ('{"game": 5}',)),
+    ("new_game", ("[1, 2]",)),
+    ("new_game", ('"exiles"',)),
+    ("new_game", ("{",)),
+    ("new_game", (None,)),
+    ("new_game", ('{"game": "exiles\\ud800"}',)),
+    ("open_log", ('{"format": "replay-log/1", "game": "exiles", "comment": "\ud800"}',)),
+    ("open_log", (5,)),
+    ("open_log", ("{}", None, float("inf"))),
+    ("open_log", ("[]", 5)),
+    ("send", (None,)),
+    ("send", ("note \udc80",)),
+    ("pick", ("abc",)),
+    ("pick", (1.5,)),
+    ("pick", (True,)),
+    ("pick", (1, 5)),
+    ("pick", (10**6,)),
+    ("between", (None, "f1")),
+    ("between", ("p1 # x", "f1")),
+    ("between", ("p1", "f1", ["x"])),
+    ("follow", ("not json",)),
+    ("follow", ("[1]",)),
+    ("follow", ('{"type": "move"}', 5)),
+    ("start", ("{",)),
+    ("start", ("[]",)),
+    ("start", ('{"format": "replay-edition/1"}',)),
+    ("view", ("wide",)),
+]
+
+
+@pytest.mark.parametrize("name, args", MALFORMED, ids=[f"{n}-{i}" for i, (n, _) in enumerate(MALFORMED)])
+def test_no_call_raises_on_a_malformed_argument(zk: dict[str, Any], name: str, args: tuple[Any, ...]) -> None:
+    before = zk["log"]
+    got = json.loads(getattr(bridge, name)(*args))
+    if name == "view":  # a width that is no number keeps the last one: the state, unchanged
+        assert got["ok"] and got["log"] == before
+        return
+    if name == "pick" and args == (10**6,):  # a number out of the list: the session's own refusal
+        assert got["ok"] and got["reply"]["refused"] and got["log"] == before
+        return
+    assert got["ok"] is False and len(got["error"]) >= 1 and all(isinstance(x, str) for x in got["error"])
+    assert "\n" not in got["error"][0] and "Traceback" not in got["error"][0], got
+    assert json.loads(bridge.state())["log"] == before  # the game on the page is left as it was
+
+
+def test_a_width_that_is_no_finite_number_keeps_the_last_one(zk: dict[str, Any]) -> None:
+    """The width is the page's own measure, not the player's input: Infinity or NaN is left out (the table
+    drawn at the last width), never passed to the drawing."""
+    for width in ("Infinity", "NaN", "-1", '"wide"'):
+        got = json.loads(bridge.new_game('{"game": "zwarta-kolumna", "seed": 7, "width": %s}' % width))
+        assert got["ok"] and got["svg"] == zk["svg"], width
+
+
+def test_the_hint_answers_a_malformed_request() -> None:
+    from replay.web import hint
+
+    for request in ("[]", "{", '{"log": 5}', '{"log": "x\ud800"}', '{"log": "{}", "nodes": Infinity}',
+                    '{"log": "{}", "nodes": 1.5}', None):
+        got = json.loads(hint.search(request))  # type: ignore[arg-type]
+        assert got["ok"] is False and got["error"] and "\n" not in got["error"][0], (request, got)
+
+
+def test_no_game_yet_is_answered_not_raised() -> None:
+    bridge._game.clear()
+    got = json.loads(bridge.send("1"))
+    assert got == {"ok": False, "error": ["send: no game: new_game() or open_log() first"], "problem": None}

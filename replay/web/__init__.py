@@ -66,6 +66,7 @@ SHIPPED = tuple(sorted({
     "replay.solver.search",
     "replay.web",
     "replay.web.bridge",
+    "replay.web.calls",
     "replay.web.hint",
     *_GAMES.values(),
 }))

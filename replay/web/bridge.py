@@ -13,11 +13,19 @@ behind it (the clause broken, its diplomatic text and translation) for the page 
 Every answer is the whole state (:func:`state`): the table drawn for the page's width (:func:`view`),
 the moves made, the legal moves numbered as the terminal numbers them, where the game stands in the
 terminal's words, and the log (``replay-log/1``, every ruling written out) to download.
+
+No call raises: an argument of the wrong kind (a request that is not a JSON object, a seed that is not a
+whole number, ``Infinity`` or ``1.5`` included, variants that are not a list of names, rulings that are not
+names to readings, a text with a lone surrogate, a number that is not one, a comment that is not text) is
+answered ``{"ok": false, "error": [one line naming the call and the argument]}``, and so is any other
+failure (:func:`replay.web.calls.answers`); the game on the page is left as it was.  tests/test_web_bridge.py's
+``test_no_call_raises_on_a_malformed_argument`` asks every call with each of them.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -29,6 +37,7 @@ from replay.log.play import dumps, in_order, new_log
 from replay.log.report import report_lines
 from replay.play.moves import not_now, short_form, verdict
 from replay.play.session import Session
+from replay.web.calls import Refused, answers as _answers, json_object as _object, text as _text, whole as _whole
 
 #: what ``meta.source`` says of a game dealt on the page
 SOURCE = "the rules site's Play page"
@@ -36,36 +45,39 @@ SOURCE = "the rules site's Play page"
 _game: dict[str, Any] = {}  # the session, the seed, the file name
 _width = [800.0]
 
-
+@_answers
 def start(edition: str) -> str:
     """Install the edition (``replay-edition/1`` JSON text, as the site build writes it) for every game."""
-    E.use(E.Edition.from_json(json.loads(edition)))
+    E.use(E.Edition.from_json(_object(edition, "edition")))
     return json.dumps({"ok": True})
 
 
+@_answers
 def new_game(request: str) -> str:
     """Deal a game: ``{"game", "variants": [...], "rulings": {name: reading}, "seed": N or null, "width": px}``.
 
     The names are checked as ``replay play`` checks them (an unknown one: its words, and no game); without
     a seed one is drawn; either way it is recorded in ``meta.seed``.  ``width``: as for :func:`view`.
     """
-    r = json.loads(request)
-    _wide(r.get("width"))
+    r = _object(request, "request")
     seed = r.get("seed")
     if seed is None or seed == "":
         import secrets
 
         seed = secrets.randbelow(2**32)
-    try:
-        seed = int(seed)
-    except (TypeError, ValueError):
-        return _error([f"the seed must be a whole number, not {seed!r}"])
+    seed = _whole(seed, "seed")
     if not 0 <= seed <= 2**64 - 1:
         return _error(["the seed must be from 0 to 2^64 - 1: the shuffle's state has 64 bits"])
-    try:
-        inst = instance(r["game"], list(r.get("variants") or ()), dict(r.get("rulings") or {}))
-    except Bad as bad:
-        return _error([bad.message])
+    gid, variants, rulings = r.get("game"), r.get("variants") or [], r.get("rulings") or {}
+    if not isinstance(gid, str):
+        raise Refused(f"the request must name a game (\"game\": an ID), not {gid!r}")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise Refused(f"the variants must be a list of names, not {variants!r}")
+    if not isinstance(rulings, dict) or not all(isinstance(v, str) for v in rulings.values()):
+        raise Refused(f"the rulings must map names to readings, not {rulings!r}")
+    inst = instance(gid, [_text(v, "variant") for v in variants],
+                    {_text(k, "ruling"): _text(v, "reading") for k, v in rulings.items()})
+    _wide(r.get("width"))
     g = inst.game
     log = new_log(g, g.deck_from_seed(seed), meta={"source": f"{SOURCE} --seed {seed}", "seed": seed})
     forms = "-".join([g.id, *sorted(g.variants)])
@@ -73,11 +85,13 @@ def new_game(request: str) -> str:
     return state()
 
 
+@_answers
 def open_log(text: str, name: str = "log.json", width: float | None = None) -> str:
     """Continue the log ``text`` (a file's contents): refused, in ``replay validate``'s words, unless it is
     a legal log (a log that breaks the rules is not continued, as in ``replay play``)."""
+    name = _text(name, "file name") or "log.json"
+    data = _text(text, f"log {name}").encode("utf-8")
     _wide(width)
-    data = text.encode("utf-8")
     report = plain.check_bytes(data, name)
     if not report.ok:
         lines = report_lines(report)
@@ -94,9 +108,13 @@ def open_log(text: str, name: str = "log.json", width: float | None = None) -> s
     return state()
 
 
+@_answers
 def send(line: str) -> str:
     """A line as ``replay play`` takes it; the state after it, with the answer (``reply``).  A move taken back
     by ``undo`` can be played again by :func:`redo` until another change is made."""
+    if not isinstance(line, str):
+        raise Refused(f"the line must be text, not {type(line).__name__}")
+    line = _text(line, "line")
     s = _session()
     before = list(s.moves)
     reply = s.handle(line)
@@ -107,6 +125,7 @@ def send(line: str) -> str:
     return state({"out": reply.out, "refused": reply.refused, "problem": problem})
 
 
+@_answers
 def redo() -> str:
     """Play again the move the last ``undo`` took back (judged again, as any move is)."""
     s = _session()
@@ -121,10 +140,12 @@ def redo() -> str:
     return state({"out": [f"redone: move {n}, {short_form(step)}"], "refused": [], "problem": None})
 
 
+@_answers
 def follow(step: str, comment: str = "") -> str:
     """The move of the log entry ``step`` (JSON text: the hint's next move) if it is one of the legal moves now,
     played by its number; else refused, and nothing is played."""
-    want = {k: v for k, v in json.loads(step).items() if k != "comment"}
+    want = {k: v for k, v in _object(step, "move").items() if k != "comment"}
+    comment = _text(comment, "comment")
     s = _session()
     for c in s.legal:
         if {k: v for k, v in c.step.items() if k != "comment"} == want:
@@ -133,24 +154,32 @@ def follow(step: str, comment: str = "") -> str:
                   "problem": None})
 
 
+@_answers
 def between(src: str, dst: str, comment: str = "") -> str:
     """The move from container ``src`` to container ``dst`` (a click on each), as the short form ``src dst``
     reads it: the type and the card of the one legal move between them, else a plain move (for the
     rules to judge)."""
-    return send(f"{src} {dst}" + (f" # {comment}" if comment.strip() else ""))
+    src, dst, comment = _text(src, "source"), _text(dst, "target"), _text(comment, "comment")
+    if not src.strip() or not dst.strip() or any(c.isspace() or c == "#" for c in src.strip() + dst.strip()):
+        raise Refused(f"a move between containers names two containers, not {src!r} and {dst!r}")
+    return send(f"{src.strip()} {dst.strip()}" + (f" # {comment}" if comment.strip() else ""))
 
 
+@_answers
 def pick(number: int, comment: str = "") -> str:
     """Legal move ``number`` of the list."""
-    return send(f"{int(number)}" + (f" # {comment}" if comment.strip() else ""))
+    n, comment = _whole(number, "move's number"), _text(comment, "comment")
+    return send(f"{n}" + (f" # {comment}" if comment.strip() else ""))
 
 
+@_answers
 def view(width: float) -> str:
     """The state with the table drawn ``width`` CSS pixels wide (kept for the answers that follow)."""
     _wide(width)
     return state()
 
 
+@_answers
 def state(reply: dict[str, Any] | None = None) -> str:
     """The whole state of the game on the page, as JSON text (see the module)."""
     s = _session()
@@ -193,7 +222,7 @@ def state(reply: dict[str, Any] | None = None) -> str:
 
 
 def _wide(width: Any) -> None:
-    if isinstance(width, (int, float)) and not isinstance(width, bool) and width > 0:
+    if isinstance(width, (int, float)) and not isinstance(width, bool) and math.isfinite(width) and width > 0:
         _width[0] = max(160.0, float(width))
 
 
@@ -208,7 +237,7 @@ def _saved(log: dict[str, Any]) -> None:
 
 def _session() -> Session:
     if "session" not in _game:
-        raise RuntimeError("no game: new_game() or open_log() first")
+        raise Refused("no game: new_game() or open_log() first")
     session: Session = _game["session"]
     return session
 

@@ -26,6 +26,7 @@ from replay.log import plain
 from replay.log.check import Bad, replay_to
 from replay.log.play import step_of
 from replay.play.moves import short_form
+from replay.web.calls import answers, json_object, text as as_text
 
 #: the positions a hint may make (about ten seconds of Pyodide on a phone; the page may ask for fewer)
 BUDGET = 20_000
@@ -33,6 +34,7 @@ BUDGET = 20_000
 MOST = 2_000_000
 
 
+@answers
 def search(request: str, progress: Callable[[int, int, float], Any] | None = None) -> str:
     """The hint for ``{"log": text, "nodes": N, "seed": K}`` (``nodes`` defaults to :data:`BUDGET`, ``seed``
     to 0), as JSON text: ``{"ok", "status", "steps", "short", "home", "home_now", "cards", "positions",
@@ -40,14 +42,14 @@ def search(request: str, progress: Callable[[int, int, float], Any] | None = Non
     from replay.solver.nested import Params, nested
     from replay.solver.search import WON, Budget
 
-    r = json.loads(request)
+    r = json_object(request, "hint's request")
     nodes = r.get("nodes", BUDGET)
     seed = r.get("seed", 0)
     if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MOST:
         return _error(f"the hint's budget must be a whole number of positions from 1 to {MOST:,}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         return _error("the hint's seed must be a whole number from 0 to 2^64 - 1")
-    data = str(r.get("log", "")).encode("utf-8")
+    data = as_text(r.get("log"), "log on the table").encode("utf-8")
     report = plain.check_bytes(data, "log.json")
     if not report.ok:
         return _error("the log on the table is not a legal log: no hint")
