@@ -4,7 +4,7 @@
  *   column when its heading is clicked (again: the other way).  Numbers sort as numbers.
  * - The ambiguity register's filter (by game, status, category and words).
  * - A note on every page opened from disk (file://), where search and folder links cannot work.
- * - A table wider than its column, which scrolls sideways in its wrapper, can be scrolled by keys.
+ * - A table or a code block wider than its column, which scrolls sideways, can be scrolled by keys.
  * - The copy button's bar on a code block is no navigation landmark.
  * The example-game pages' viewer has its own script, replay/view/static/viewer.js (one
  * implementation for the site and `replay view`), which the site serves as an asset.
@@ -114,11 +114,11 @@
     main.insertBefore(note, main.firstChild);
   }
 
-  // A table wider than its column scrolls sideways in its wrapper (Material's .md-typeset__scrollwrap):
-  // the wrapper then takes the keyboard's focus, so that the arrow keys scroll it, and gives it up when
-  // the table fits again (a window made wider).
+  // A table wider than its column scrolls sideways in its wrapper (Material's .md-typeset__scrollwrap), and
+  // a code block wider than its column in its <code>: the box then takes the keyboard's focus, so that the
+  // arrow keys scroll it, and gives it up when what it holds fits again (a window made wider).
   function scrollableByKeys() {
-    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (w) {
+    document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset pre > code").forEach(function (w) {
       var wide = w.scrollWidth > w.clientWidth + 1;
       if (wide && !w.hasAttribute("tabindex")) {
         w.tabIndex = 0;

@@ -117,7 +117,7 @@ _SEARCH_DIALOG = re.compile(r'<div class="md-search" data-md-component="search" 
 #: name, and two such sections' landmarks alike (axe: landmark-unique)
 _SECTION_TOGGLE = re.compile(
     r'<div class="md-nav__link md-nav__container">\s*<a\b[^>]*>(?P<title>.*?)</a>\s*'
-    r'<label class="md-nav__link[^"]*" for="(?P<for>[^"]+)" id="(?P=for)_label"', re.S)
+    r'<label class="md-nav__link[^"]*" for="(?P<for>[^"]+)" id="(?P=for)_label"', re.DOTALL)
 _NAV_NAMED_BY = re.compile(r'(<nav class="md-nav"[^>]*?) aria-labelledby="(?P<label>[^"]+)_label"')
 _TAG = re.compile(r"<[^>]+>")
 
