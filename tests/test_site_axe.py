@@ -4,8 +4,8 @@ Headless Chromium (Debian's ``chromium``, driven by Playwright, as in tests/test
 of each kind on the site that ``tests/test_site.py`` builds, served on 127.0.0.1, at 1400 px with the
 browser asking for the light or the dark scheme (``prefers-color-scheme``, which the site's palette
 follows), and at 390 px (a phone: touch, a mobile viewport; light, since the colours are the desktop's but
-what fits and scrolls is not), waits for
-what the page says when it is ready (the viewer's move counter, the Play page's list of legal moves),
+what fits and scrolls is not), waits for what the page says when it is ready (the site's script marks
+``<html data-replay="ready">``; the viewer shows its move counter, the Play page its list of legal moves),
 injects axe-core and runs it on the whole page.  No violation of impact ``serious`` or ``critical`` may be
 found, nor one of the rules mended here whose impact is less (``landmark-unique``); the failure lists each
 rule, its nodes and axe's summary of what is wrong.
@@ -141,6 +141,7 @@ def open_page(browser: Any, server: str, path: str, ready: str | None, scheme: s
     page.errors, page.left = errors, left  # type: ignore[attr-defined]
     page.goto(server + path)
     page.wait_for_load_state("load")
+    page.locator("html[data-replay=ready]").wait_for(state="attached")  # the site's script has run
     if ready:
         page.locator(ready).first.wait_for(timeout=LOAD)
     return page
