@@ -8,7 +8,8 @@ what fits and scrolls is not), waits for what the page says when it is ready (th
 ``<html data-replay="ready">``; the viewer shows its move counter, the Play page its list of legal moves),
 injects axe-core and runs it on the whole page.  No violation of impact ``serious`` or ``critical`` may be
 found, nor one of the rules mended here whose impact is less (``landmark-unique``); the failure lists each
-rule, its nodes and axe's summary of what is wrong.
+rule, its nodes and axe's summary of what is wrong.  The links of running text must be underlined (axe takes
+any difference of style for one, even a thickness set on no underline: the test looks for the line).
 
 axe-core is pinned from npm as the Play page's Pyodide is (``replay/site/axe-core.json``: version and
 SHA-512 of the tarball, fetched with ``npm pack``, checked and kept in the cache: :mod:`replay.site.axe`);
@@ -63,6 +64,12 @@ PENDING: dict[str, tuple[tuple[str, ...], str]] = {
 
 class Pending(AssertionError):
     """Only violations of a case's pending rules (:data:`PENDING`) were found."""
+
+#: the links of running text (paragraphs, list items, table cells …) shown without an underline
+NOT_UNDERLINED = """() => [...document.querySelectorAll(
+    ".md-content :is(p, li, dd, td, th, figcaption, blockquote) a[href]:not(.headerlink):not(.md-button)")]
+  .filter(a => a.getClientRects().length && !getComputedStyle(a).textDecorationLine.includes("underline"))
+  .map(a => a.outerHTML.slice(0, 120))"""
 
 SERIOUS = ("serious", "critical")
 #: rules of a lesser impact that were mended on these pages and are held too
@@ -168,11 +175,13 @@ def test_no_serious_axe_violation(request: pytest.FixtureRequest, browser: Any, 
     try:
         assert page.evaluate("() => document.body.dataset.mdColorScheme") == SCHEMES[scheme]
         found = serious(run_axe(page, axe_source))
+        plain = page.evaluate(NOT_UNDERLINED)
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         assert not page.left, page.left  # type: ignore[attr-defined]
     finally:
         page.context.close()
     where = f"{path or 'home'} ({scheme}, {width} px)"
+    assert not plain, f"{where}: {len(plain)} links in running text without an underline: {plain[:5]}"
     others = [v for v in found if v["id"] not in pending]
     assert not others, f"{where}: serious or critical axe violations\n" + report(others)
     if found:
