@@ -31,7 +31,8 @@ pytestmark = pytest.mark.browser
 
 LOAD = 240_000  # ms: the Play page's runtime on its first start on a busy machine
 
-#: one page of each kind: (name, path in the site, a selector that appears when the page is ready)
+#: one page of each kind: (name, path in the site, a selector that appears when the page is ready); the
+#: seven of issue 31, a highlighted source file and the theme's 404 page
 PAGES = [
     ("home", "", None),
     ("text", "texts/003/", None),
@@ -40,6 +41,8 @@ PAGES = [
     ("viewer", "examples/exiles/base/won-2/", ".replay-viewer .stepper output"),
     ("play", "play/exiles/", ".rp-legal li"),
     ("stats", "stats/", None),
+    ("source", "source/replay/games/exiles.py/", None),
+    ("404", "404.html", None),
 ]
 
 #: Material's name of each scheme, as the page sets it on <body data-md-color-scheme>

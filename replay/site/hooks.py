@@ -7,7 +7,8 @@
   table of holdings), point their links to repository files outside ``docs/`` at the
   pages that show them (``../examples/games/`` -> the example games), and register with autorefs the line ranges of the rule functions
   on the source pages (``source:<dotted name>``), which the API pages link to.
-* ``on_post_page``: name what the theme leaves unnamed for assistive technology (:func:`named_landmarks`).
+* ``on_post_page`` and ``on_post_template`` (the 404 page): name what the theme leaves unnamed for assistive
+  technology (:func:`named_landmarks`).
 
 Nothing is written into ``docs/``: the generated pages exist only in the build.
 """
@@ -108,6 +109,11 @@ _ID = re.compile(r'\sid="([^"]+)"')
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
     return named_landmarks(output)
+
+
+def on_post_template(output_content: str, template_name: str, config: Any, **kwargs: Any) -> str:
+    """The theme's pages made of a template alone (``404.html``) are named as the others are."""
+    return named_landmarks(output_content) if template_name.endswith(".html") else output_content
 
 
 #: Material's search box: a dialog without a name (axe: aria-dialog-name)
