@@ -358,3 +358,68 @@ def test_a_corpus_folder_that_is_not_there_is_one_line(tmp_path, monkeypatch):
         corpus_root(tmp_path)
     monkeypatch.setenv("REPLAY_CORPUS", str(tmp_path))
     assert corpus_root(tmp_path / "elsewhere") == tmp_path
+
+
+# --------------------------------------------------------------------------- accessibility (issue 31)
+
+
+def test_the_search_dialog_and_the_index_sections_of_the_navigation_are_named() -> None:
+    """Material's search dialog and the <nav> of a section with an index page (named by an icon-only label)
+    are given names; a section that has one already is left alone (tests/test_site_axe.py runs axe)."""
+    from replay.site.hooks import named_landmarks
+
+    html = textwrap.dedent("""\
+        <div class="md-search" data-md-component="search" role="dialog">
+        <div class="md-nav__link md-nav__container">
+          <a href="play/" class="md-nav__link "><span class="md-ellipsis">
+            Play &amp; watch
+          </span></a>
+          <label class="md-nav__link " for="__nav_4" id="__nav_4_label" tabindex="">
+            <span class="md-nav__icon md-icon"></span></label>
+        </div>
+        <nav class="md-nav" data-md-level="1" aria-labelledby="__nav_4_label" aria-expanded="false">
+        <nav class="md-nav" data-md-level="1" aria-labelledby="__nav_5_label" aria-expanded="false">
+        """)
+    out = named_landmarks(html)
+    assert '<div class="md-search" data-md-component="search" role="dialog" aria-label="Search">' in out
+    assert '<nav class="md-nav" data-md-level="1" aria-label="Play &amp; watch" aria-expanded="false">' in out
+    assert 'aria-labelledby="__nav_5_label"' in out  # a section whose label holds its title
+    assert named_landmarks(out) == out
+
+
+def test_a_pinned_package_is_fetched_checked_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """runtime.fetched, by which both Pyodide and axe-core are had: checked against the pin file's hash, kept
+    in its folder of the cache and taken from there without the tarball; a tarball not the pinned one is
+    refused, naming the pin file."""
+    import io
+    import json
+    import tarfile
+
+    from replay.site import runtime
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, data in {"axe.min.js": b"/*! axe v0.0.1 */", "LICENSE": b"MPL"}.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    tarball = tmp_path / "axe.tgz"
+    tarball.write_bytes(out.getvalue())
+    pin_file = tmp_path / "some-checker.json"
+    pin = {"package": "axe-core", "version": "0.0.1", "integrity": runtime.integrity_of(out.getvalue()),
+           "license": "MPL-2.0", "files": ["axe.min.js", "LICENSE"]}
+    pin_file.write_text(json.dumps(pin))
+    monkeypatch.setenv("REPLAY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("REPLAY_PYODIDE_TARBALL", str(tarball))
+    files = runtime.fetched(pin_file, "checker", "REPLAY_PYODIDE_TARBALL")
+    assert files == {"axe.min.js": b"/*! axe v0.0.1 */", "LICENSE": b"MPL"}
+    assert next((tmp_path / "cache" / "checker").iterdir()).name.startswith("axe-core-0.0.1-")
+    monkeypatch.delenv("REPLAY_PYODIDE_TARBALL")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-npm-here"))
+    assert runtime.fetched(pin_file, "checker") == files  # from the cache: no npm, no tarball
+    with pytest.raises(runtime.Unavailable, match="some-checker.json needs axe-core@0.0.1 .* npm is not installed"):
+        runtime.fetched(pin_file, "elsewhere")
+    pin_file.write_text(json.dumps({**pin, "integrity": runtime.integrity_of(b"another")}))
+    monkeypatch.setenv("REPLAY_PYODIDE_TARBALL", str(tarball))
+    with pytest.raises(runtime.Unavailable, match=r"not the pinned .*\(some-checker.json\): refused"):
+        runtime.fetched(pin_file, "checker", "REPLAY_PYODIDE_TARBALL")

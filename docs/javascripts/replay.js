@@ -4,6 +4,8 @@
  *   column when its heading is clicked (again: the other way).  Numbers sort as numbers.
  * - The ambiguity register's filter (by game, status, category and words).
  * - A note on every page opened from disk (file://), where search and folder links cannot work.
+ * - A table or a code block wider than its column, which scrolls sideways, can be scrolled by keys.
+ * - The copy button's bar on a code block is no navigation landmark.
  * The example-game pages' viewer has its own script, replay/view/static/viewer.js (one
  * implementation for the site and `replay view`), which the site serves as an asset.
  */
@@ -112,10 +114,43 @@
     main.insertBefore(note, main.firstChild);
   }
 
+  // A table wider than its column scrolls sideways in its wrapper (Material's .md-typeset__scrollwrap), and
+  // a code block wider than its column in its <code>: the box then takes the keyboard's focus, so that the
+  // arrow keys scroll it, and gives it up when what it holds fits again (a window made wider).
+  function scrollableByKeys() {
+    document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset pre > code").forEach(function (w) {
+      var wide = w.scrollWidth > w.clientWidth + 1;
+      if (wide && !w.hasAttribute("tabindex")) {
+        w.tabIndex = 0;
+        w.dataset.scrollKeys = "1";
+      } else if (!wide && w.dataset.scrollKeys) {
+        w.removeAttribute("tabindex");
+        delete w.dataset.scrollKeys;
+      }
+    });
+  }
+
+  // Material puts each code block's copy button in a <nav>: a landmark without a name, one a block, that
+  // screen readers list among the page's navigation (axe: landmark-unique). It is a bar of one button.
+  function codeBarsAreNoLandmarks() {
+    document.querySelectorAll("nav.md-code__nav:not([role])").forEach(function (bar) {
+      bar.setAttribute("role", "none");
+    });
+  }
+
+  var resizing = 0;
+  window.addEventListener("resize", function () {
+    cancelAnimationFrame(resizing);
+    resizing = requestAnimationFrame(scrollableByKeys);
+  });
+
   function init() {
     document.querySelectorAll(".sortable table").forEach(makeSortable);
     document.querySelectorAll("form.amb-filter").forEach(makeFilter);
+    scrollableByKeys();
+    codeBarsAreNoLandmarks();
     warnOffline();
+    document.documentElement.dataset.replay = "ready";  // what tests/test_site_axe.py waits for
   }
 
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {

@@ -7,6 +7,8 @@
   table of holdings), point their links to repository files outside ``docs/`` at the
   pages that show them (``../examples/games/`` -> the example games), and register with autorefs the line ranges of the rule functions
   on the source pages (``source:<dotted name>``), which the API pages link to.
+* ``on_post_page`` and ``on_post_template`` (the 404 page): name what the theme leaves unnamed for assistive
+  technology (:func:`named_landmarks`).
 
 Nothing is written into ``docs/``: the generated pages exist only in the build.
 """
@@ -103,6 +105,46 @@ def on_page_content(html: str, page: Any, config: Any, files: Files, **kwargs: A
 
 
 _ID = re.compile(r'\sid="([^"]+)"')
+
+
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
+    return named_landmarks(output)
+
+
+def on_post_template(output_content: str, template_name: str, config: Any, **kwargs: Any) -> str:
+    """The theme's pages made of a template alone (``404.html``) are named as the others are."""
+    return named_landmarks(output_content) if template_name.endswith(".html") else output_content
+
+
+#: Material's search box: a dialog without a name (axe: aria-dialog-name)
+_SEARCH_DIALOG = re.compile(r'<div class="md-search" data-md-component="search" role="dialog"(?![^>]*aria-label)')
+#: a section of the navigation that has an index page: the link to the page, then the toggle that opens the
+#: section, a <label> holding only an icon, by which the section's <nav> is named (aria-labelledby): an empty
+#: name, and two such sections' landmarks alike (axe: landmark-unique)
+_SECTION_TOGGLE = re.compile(
+    r'<div class="md-nav__link md-nav__container">\s*<a\b[^>]*>(?P<title>.*?)</a>\s*'
+    r'<label class="md-nav__link[^"]*" for="(?P<for>[^"]+)" id="(?P=for)_label"', re.DOTALL)
+_NAV_NAMED_BY = re.compile(r'(<nav class="md-nav"[^>]*?) aria-labelledby="(?P<label>[^"]+)_label"')
+_TAG = re.compile(r"<[^>]+>")
+
+
+def named_landmarks(html: str) -> str:
+    """The page with the search dialog named "Search" and the ``<nav>`` of each navigation section that has
+    an index page named by the section's title (``aria-label``, for the empty label it was named by)."""
+    from html import escape, unescape
+
+    html = _SEARCH_DIALOG.sub(lambda m: m.group(0) + ' aria-label="Search"', html)
+    titles = {}
+    for m in _SECTION_TOGGLE.finditer(html):
+        title = " ".join(unescape(_TAG.sub(" ", m.group("title"))).split())
+        if title:
+            titles[m.group("for")] = title
+
+    def named(m: re.Match[str]) -> str:
+        title = titles.get(m.group("label"))
+        return m.group(0) if title is None else f'{m.group(1)} aria-label="{escape(title, quote=True)}"'
+
+    return _NAV_NAMED_BY.sub(named, html)
 
 
 def _autorefs(config: Any) -> Any:

@@ -11,6 +11,9 @@ ever fetched: the page loads these files from the site itself.
 The cache is ``pyodide/`` in the corpus's cache directory (:func:`replay.corpus.files.cache_dir`;
 ``REPLAY_CACHE_DIR`` moves it, empty for a temporary one per build).  ``REPLAY_PYODIDE_TARBALL`` names
 a tarball already on disk (an offline build); it is checked against the same hash.
+
+:func:`fetched` does the same for any package pinned so: the accessibility test's axe-core
+(``axe-core.json``, :mod:`replay.site.axe`) is had the same way, kept in its own folder of the cache.
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ class Pin:
         return f"{self.package}@{self.version}"
 
 
-def pin() -> Pin:
-    """The pinned runtime (``pyodide.json``)."""
-    d = json.loads(PIN_FILE.read_text(encoding="utf-8"))
+def pin(file: Path = PIN_FILE) -> Pin:
+    """The pinned runtime (``pyodide.json``), or the package pinned by another such file."""
+    d = json.loads(file.read_text(encoding="utf-8"))
     return Pin(d["package"], d["version"], d["integrity"], d["license"], tuple(d["files"]))
 
 
@@ -64,22 +67,29 @@ def integrity_of(data: bytes) -> str:
 @lru_cache(maxsize=1)
 def runtime_files() -> dict[str, bytes]:
     """The pinned runtime's files the page loads, by name (see the module); raises :class:`Unavailable`."""
-    p = pin()
-    where = _cache() / f"{p.package}-{p.version}-{hashlib.sha256(p.integrity.encode()).hexdigest()[:12]}"
+    return fetched(PIN_FILE, "pyodide", "REPLAY_PYODIDE_TARBALL")
+
+
+def fetched(pin_file: Path, cache: str, setting: str | None = None) -> dict[str, bytes]:
+    """The files of the package that ``pin_file`` pins, by name: from the folder ``cache`` of the cache when
+    they were kept there, else fetched with ``npm pack`` (or read from the tarball the setting ``setting``
+    names), checked against the pinned hash and kept; raises :class:`Unavailable`."""
+    p = pin(pin_file)
+    where = _cache(cache) / f"{p.package}-{p.version}-{hashlib.sha256(p.integrity.encode()).hexdigest()[:12]}"
     files = _cached(where, p)
     if files is None:
-        files = _unpacked(_tarball(p), p)
-        _keep(where, files)
+        files = _unpacked(_tarball(p, setting, pin_file), p)
+        _keep(where, files, p.integrity)
     return files
 
 
-def _cache() -> Path:
+def _cache(name: str = "pyodide") -> Path:
     from replay.corpus.files import cache_dir
 
     base = cache_dir()
     if base is None:
-        return Path(tempfile.mkdtemp(prefix="replay-pyodide-"))
-    return base / "pyodide"
+        return Path(tempfile.mkdtemp(prefix=f"replay-{name}-"))
+    return base / name
 
 
 def _cached(where: Path, p: Pin) -> dict[str, bytes] | None:
@@ -96,14 +106,14 @@ def _cached(where: Path, p: Pin) -> dict[str, bytes] | None:
     return files
 
 
-def _keep(where: Path, files: dict[str, bytes]) -> None:
+def _keep(where: Path, files: dict[str, bytes], integrity: str | None = None) -> None:
     """Keep the files in ``where`` with their hashes (written whole or not at all; a failure is not an error)."""
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=where.name + ".", dir=where.parent))
         for name, data in files.items():
             (tmp / name).write_bytes(data)
-        record = {"integrity": pin().integrity, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}}
+        record = {"integrity": integrity or pin().integrity, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}}
         (tmp / "sha256.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         if where.exists():
             shutil.rmtree(where, ignore_errors=True)
@@ -112,22 +122,25 @@ def _keep(where: Path, files: dict[str, bytes]) -> None:
         pass
 
 
-def _tarball(p: Pin) -> bytes:
-    """The package's tarball, checked against the pinned hash: from ``REPLAY_PYODIDE_TARBALL``, else ``npm pack``."""
+def _tarball(p: Pin, setting: str | None = "REPLAY_PYODIDE_TARBALL", pin_file: Path = PIN_FILE) -> bytes:
+    """The package's tarball, checked against the pinned hash: from the file the setting ``setting`` names
+    (``REPLAY_PYODIDE_TARBALL``), else ``npm pack``."""
     try:
-        given = settings.get("REPLAY_PYODIDE_TARBALL")
+        given = settings.get(setting) if setting else None
     except settings.SettingError as e:
         raise Unavailable(str(e)) from None
     if isinstance(given, Path):
         try:
             data = given.read_bytes()
         except OSError as e:
-            raise Unavailable(f"REPLAY_PYODIDE_TARBALL={given}: cannot read: {e.strerror or e}") from None
-        return _checked(data, p, str(given))
+            raise Unavailable(f"{setting}={given}: cannot read: {e.strerror or e}") from None
+        return _checked(data, p, str(given), pin_file)
     npm = shutil.which("npm")
     if npm is None:
-        raise Unavailable(f"the Play page needs {p.spec} from the npm registry, and npm is not installed "
-                            "(install Node.js and npm, or set REPLAY_PYODIDE_TARBALL to its tarball)")
+        who = "the Play page" if pin_file == PIN_FILE else pin_file.name
+        instead = f", or set {setting} to its tarball" if setting else ""
+        raise Unavailable(f"{who} needs {p.spec} from the npm registry, and npm is not installed "
+                            f"(install Node.js and npm{instead})")
     with tempfile.TemporaryDirectory(prefix="replay-npm-pack-") as tmp:
         env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false",
                "npm_config_audit": "false", "npm_config_loglevel": "error"}
@@ -144,14 +157,14 @@ def _tarball(p: Pin) -> bytes:
             data = (Path(tmp) / name).read_bytes()
         except (OSError, ValueError, KeyError, IndexError) as e:
             raise Unavailable(f"npm pack {p.spec}: no tarball where npm said ({e})") from None
-    return _checked(data, p, f"npm pack {p.spec}")
+    return _checked(data, p, f"npm pack {p.spec}", pin_file)
 
 
-def _checked(data: bytes, p: Pin, where: str) -> bytes:
+def _checked(data: bytes, p: Pin, where: str, pin_file: Path = PIN_FILE) -> bytes:
     got = integrity_of(data)
     if got != p.integrity:
         raise Unavailable(f"{where}: the tarball's hash is {got}, not the pinned {p.integrity} "
-                            f"({PIN_FILE.name}): refused")
+                            f"({pin_file.name}): refused")
     return data
 
 
@@ -177,4 +190,4 @@ def _unpacked(tarball: bytes, p: Pin) -> dict[str, bytes]:
     return out
 
 
-__all__ = ["Pin", "Unavailable", "integrity_of", "pin", "runtime_files"]
+__all__ = ["Pin", "Unavailable", "fetched", "integrity_of", "pin", "runtime_files"]
