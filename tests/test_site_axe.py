@@ -51,18 +51,11 @@ SCHEMES = {"light": "default", "dark": "slate"}
 #: (case, scheme, viewport width): each page in both schemes on a desktop, and on a phone
 VIEWS = [("light", "light", 1400), ("dark", "dark", 1400), ("phone", "light", 390)]
 
-#: the cases ("<page>-<case>") whose remaining violations come from markup and scripts another branch is
-#: mending (the Play page and the viewer: replay/web, replay/view, replay/site/play.py): the rule ids and
-#: where they come from.  Such a case is an expected failure only when every violation found is of these
-#: rules (any other fails it), and strict: once they pass, the mark must go.
-_PILES = (("label-content-name-mismatch",), "the piles' accessible names, replay/web: branch h-play")
-PENDING: dict[str, tuple[tuple[str, ...], str]] = {
-    "play-light": _PILES,
-    "play-dark": _PILES,
-    "play-phone": _PILES,
-    "viewer-phone": (("scrollable-region-focusable",),
-                     "the viewer's drawing scrolls at 390 px, replay/view: branch h-play"),
-}
+#: the cases ("<page>-<case>") whose remaining violations are known and being mended elsewhere: the rule ids
+#: and where they come from.  Such a case is an expected failure only when every violation found is of these
+#: rules (any other fails it), and strict: once they pass, the mark must go.  None today (the Play page's
+#: piles and the viewer on a phone were the last, mended with the Play page's hint).
+PENDING: dict[str, tuple[tuple[str, ...], str]] = {}
 
 
 class Pending(AssertionError):
