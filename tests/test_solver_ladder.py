@@ -332,3 +332,22 @@ def test_the_figure_draws_every_form_with_a_text_equivalent(tmp_path, monkeypatc
     page = T.render_page(data)
     assert "<!-- replay:stats-curves -->" in page and "| Exiles | 10³ |" not in page  # budgets below 10^5 in full
     assert "| Exiles | 30 | 3 |" in page
+
+
+def test_a_row_is_settled_by_all_its_deals_not_by_the_top_rungs_subset():
+    """The top rung plays a row's first deals only: every one of them won there does not settle the row
+    (Cadogan's Four Corners in the committed table: its first 10 deals won at 10^7, 42 of 200 open at 10^6)."""
+    from replay.solver.page import row_state
+
+    def point(budget, deals, won, unknown, home, subset=False):
+        p = {"budget": budget, "deals": deals, "won": won, "unwinnable": 0, "unknown": unknown, "mean_home": home}
+        return {**p, "subset": True} if subset else p
+
+    row = {"curve": [point(10**5, 200, 46, 154, 93.5), point(10**6, 200, 158, 42, 102.7),
+                     point(10**7, 10, 10, 0, 104.0, subset=True)], "stopped": "ceiling"}
+    assert row_state(row) == "still climbing"
+    row["curve"][1] = point(10**6, 200, 200, 0, 104.0)
+    assert row_state(row) == "settled"
+    flat = {"curve": [point(10**5, 200, 0, 200, 66.0), point(10**6, 200, 0, 200, 66.4),
+                      point(10**7, 10, 0, 10, 90.0, subset=True)], "stopped": "ceiling"}
+    assert row_state(flat) == "steady"

@@ -289,8 +289,8 @@ def register(app: typer.Typer) -> None:
             None, "--ruling-ceiling", metavar="N",
             help="(--table) The highest budget of the ladder the ruling readings climb to (by default 1000000)."),
         top: Optional[int] = typer.Option(None, "--top", metavar="N",
-                                          help="(--table) A last budget past the ladder, played on the first "
-                                               "--top-deals deals of each form still open."),
+                                          help="(--table) A last budget past the ladder, played on each form's "
+                                               "first --top-deals deals, those still open."),
         top_deals: int = typer.Option(0, "--top-deals", metavar="N", help="(--table) Deals a form plays at --top."),
         steady: float = typer.Option(1.0, "--steady", metavar="CARDS",
                                      help="(--table) A row stops climbing when a budget settles none of its open "

@@ -124,7 +124,7 @@ def ladder_text(budget: dict[str, Any]) -> str:
     if budget.get("ruling_ceiling") and budget["ruling_ceiling"] < ladder[-1]:
         out += f" (the ruling readings' rows up to {budget['ruling_ceiling']:,})"
     if budget.get("top") and budget.get("top_deals"):
-        out += f", and {budget['top']:,} on the first {budget['top_deals']:,} deals of each form still open"
+        out += f", and {budget['top']:,} on each form's first {budget['top_deals']:,} deals, those of them still open"
     return out
 
 
@@ -643,8 +643,10 @@ def form_title(row: dict[str, Any]) -> str:
 
 
 def row_state(row: dict[str, Any]) -> str:
-    """settled (every deal won or proved lost), steady, still climbing, or at the ceiling."""
-    c = row.get("curve") or []
+    """settled (every deal won or proved lost), steady, still climbing, or at the ceiling.  Read from the
+    curve's points over every deal of the row: the top rung's subset (its first deals only) says where those
+    deals go, not whether the row is settled."""
+    c = [p for p in row.get("curve") or [] if not p.get("subset")]
     if c and c[-1]["unknown"] == 0:
         return "settled"
     if row.get("stopped") == "steady":
