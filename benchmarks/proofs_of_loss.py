@@ -29,7 +29,8 @@ from tests.proof_checks import RESULTS, check_won_lines, proofs_of, won_deals  #
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="?", default=str(RESULTS), help="the table's data file (replay-stats/2)")
-    ap.add_argument("--nodes", type=int, default=200_000, help="the portfolio's budget to win a deal again")
+    ap.add_argument("--nodes", type=int, default=200_000,
+                    help="the portfolio's least budget to win a deal again (the table's, where it won the deal higher)")
     ap.add_argument("--lines", type=int, default=5,
                     help="won deals per form whose winning line is asked position by position (0: every one)")
     a = ap.parse_args()
@@ -37,7 +38,7 @@ def main() -> int:
     print("| form | won deals | asked at the deal | lines asked | positions of lines | not won again | wrong |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     t0 = time.process_time()
-    for label, game, seeds in won_deals(Path(a.data)):
+    for label, game, seeds, budgets in won_deals(Path(a.data)):
         proofs = proofs_of(game)
         if not proofs:
             continue
@@ -45,7 +46,8 @@ def main() -> int:
         for seed in seeds:
             t = game.new_table(game.deck_from_seed(seed))
             fired += [f"{label} seed {seed}: {proof_name(p)}: {why}" for p in proofs if (why := p(t))]
-        lines = check_won_lines(label, game, seeds if a.lines == 0 else seeds[:a.lines], proofs, nodes=a.nodes)
+        lines = check_won_lines(label, game, seeds if a.lines == 0 else seeds[:a.lines], proofs, nodes=a.nodes,
+                                budgets=budgets)
         fired += lines.fired
         wrong += fired
         print(f"| {label} | {len(seeds)} | {len(seeds)} | {lines.deals} | {lines.positions:,} | "

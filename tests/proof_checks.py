@@ -33,14 +33,20 @@ def proofs_of(game: Game) -> tuple[Proof, ...]:
     return (*profile.dead_ends, *profile.root_dead_ends)
 
 
-def won_deals(path: Path = RESULTS) -> Iterator[tuple[str, Game, list[int]]]:
-    """``(label, game, seeds)`` for every form of the statistics' data file with a won deal (seeds from 1)."""
+def won_deals(path: Path = RESULTS) -> Iterator[tuple[str, Game, list[int], dict[int, int]]]:
+    """``(label, game, seeds, budgets)`` for every form of the statistics' data file with a won deal: the
+    seeds won, those the search won at the lowest budget first, and the budget (positions) each was won at
+    (the row's rung where it settled, ``settled`` and ``rungs`` of ``replay-stats/2``)."""
     data = json.loads(path.read_text())
     for section in ("forms", "rulings", "relatives"):
         for form in data[section]:
-            seeds = [data["seed"] + i for i, c in enumerate(form["solver"]["results"]) if c == "W"]
-            if seeds:
-                yield form["label"], create(form["game"], tuple(form["variants"]), form["rulings"]), seeds
+            marks, rungs = form.get("settled", ""), form.get("rungs") or [form["budget"]["nodes"]]
+            budgets = {data["seed"] + i: (rungs[int(marks[i])] if i < len(marks) and marks[i].isdigit()
+                                          else form["budget"]["nodes"])
+                       for i, c in enumerate(form["solver"]["results"]) if c == "W"}
+            if budgets:
+                seeds = sorted(budgets, key=lambda s: (budgets[s], s))
+                yield form["label"], create(form["game"], tuple(form["variants"]), form["rulings"]), seeds, budgets
 
 
 @dataclass
@@ -54,15 +60,17 @@ class WonLines:
 
 
 def check_won_lines(label: str, game: Game, seeds: Iterable[int], proofs: tuple[Proof, ...] | None = None,
-                    nodes: int = 200_000, out: WonLines | None = None) -> WonLines:
-    """Win each deal again (the portfolio, ``nodes`` positions) and ask every proof at every position of the line."""
+                    nodes: int = 200_000, out: WonLines | None = None,
+                    budgets: dict[int, int] | None = None) -> WonLines:
+    """Win each deal again (the portfolio, ``nodes`` positions, or the budget ``budgets`` gives the seed where
+    it is more: the one the table won it at) and ask every proof at every position of the line."""
     from replay.solver.nested import play
 
     out = out or WonLines()
     proofs = proofs_of(game) if proofs is None else proofs
     for seed in seeds:
         deck = game.deck_from_seed(seed)
-        r = play(game, deck=deck, budget=Budget(nodes=nodes))
+        r = play(game, deck=deck, budget=Budget(nodes=max(nodes, (budgets or {}).get(seed, 0))))
         if r.status != WON:
             out.not_won_again += 1
             continue

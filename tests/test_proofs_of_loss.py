@@ -25,12 +25,12 @@ from tests.proof_checks import (before_the_end, check_against_search, check_won_
 SAMPLE = 1
 
 
-@pytest.mark.parametrize("label, game, seeds", [pytest.param(*w, id=w[0]) for w in won_deals()
-                                                if proofs_of(w[1])])
-def test_no_proof_fires_on_a_won_deal_or_its_winning_line(label, game, seeds):
+@pytest.mark.parametrize("label, game, seeds, budgets", [pytest.param(*w, id=w[0]) for w in won_deals()
+                                                         if proofs_of(w[1])])
+def test_no_proof_fires_on_a_won_deal_or_its_winning_line(label, game, seeds, budgets):
     found = None
     for seed in seeds[:3]:  # the player may have changed since the data file was made: the next won deal
-        found = check_won_lines(label, game, [seed], out=found)
+        found = check_won_lines(label, game, [seed], out=found, budgets=budgets)
         if found.deals >= SAMPLE:
             break
     assert not found.fired, found.fired
@@ -40,7 +40,7 @@ def test_no_proof_fires_on_a_won_deal_or_its_winning_line(label, game, seeds):
 def test_every_won_deal_is_proved_nothing_at_the_root():
     """The cheap half of (a), for every won deal of the data file: no proof fires on the deal itself."""
     asked = 0
-    for label, game, seeds in won_deals():
+    for label, game, seeds, _ in won_deals():
         proofs = proofs_of(game)
         for seed in seeds:
             t = game.new_table(game.deck_from_seed(seed))
@@ -119,7 +119,7 @@ def test_the_checks_catch_a_broken_proof():
         return EX.a_card_the_last_deal_cannot_bring_home(t) or (
             "a packet" if t.passes >= t.game.setup.max_passes and not t.piles[t.game.stock] else None)
 
-    label, game, seeds = next(w for w in won_deals() if w[1].id == EX.ID)
+    label, game, seeds, _ = next(w for w in won_deals() if w[1].id == EX.ID)
     assert check_won_lines(label, game, seeds[:1], (always,)).fired
     assert check_won_lines(label, game, seeds[:1], (ignores_spaces,)).fired
     positions = list(end_positions(game, range(1, 20), cards_left=(12, 30)))
