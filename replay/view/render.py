@@ -2,9 +2,10 @@
 
 :func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
 
-* the table, drawn by :func:`replay.draw.svg.table_parts` at every step (each container's
-  SVG group is stored once in a JSON block; a step is the list of its groups, so the file
-  stays small and the drawing is exactly the site's);
+* the table, drawn by :func:`replay.draw.svg.table_parts` at every step, in a JSON block
+  (:func:`frame_svg` reads it as the script does): each line of SVG is stored once, each
+  container's group is the list of its lines, a step the list of its groups, so the file
+  stays small and the drawing is exactly the site's;
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
   blocks): the move in words, its ``comment``, the clauses consulted, and at the move the
   rules refuse the clause broken, in the diplomatic text and in translation, linked to the rules site;
@@ -115,7 +116,8 @@ def _drawing(v: GameView, snapshot: dict[str, Any], src: str | None, dst: str | 
 
 
 def _frames(v: GameView) -> tuple[dict[str, Any], str]:
-    """The JSON data of the drawings (groups stored once) and the SVG of the start."""
+    """The JSON data of the drawings (lines and groups stored once) and the SVG of the start."""
+    lines: dict[str, int] = {}
     groups: dict[str, int] = {}
     frames = []
     shown: list[tuple[Step, str | None, str | None, str]] = [
@@ -130,12 +132,33 @@ def _frames(v: GameView) -> tuple[dict[str, Any], str]:
         frames.append({"g": [groups.setdefault(p, len(groups)) for p in parts], "label": label})
     h, parts, t = _drawing(v, v.steps[0].snapshot, None, None, shown[0][3])
     first = "\n".join([h, *parts, t])  # the start, for a reader without JavaScript
-    data: dict[str, Any] = {"head": head, "tail": tail, "groups": list(groups), "steps": frames,
+    data: dict[str, Any] = {"head": head, "tail": tail, "groups": _lined(groups, lines), "steps": frames,
                             "width": float(_width(first))}
-    narrow = _narrow(v, shown)
+    narrow = _narrow(v, shown, lines)
     if narrow is not None and narrow["width"] < data["width"]:
         data["narrow"] = narrow
+    data["lines"] = list(lines)
     return data, first
+
+
+def _lined(groups: dict[str, int], lines: dict[str, int]) -> list[list[int]]:
+    """Each group (in the order of its number) as the numbers of its lines, each line numbered once in ``lines``."""
+    return [[lines.setdefault(x, len(lines)) for x in g.split("\n")] for g in groups]
+
+
+def frame_svg(data: dict[str, Any], k: int, phone: bool = False) -> str:
+    """The SVG the viewer's script shows at step ``k`` from the data of :func:`viewer_html` (the phone's drawing
+    with ``phone``): the tests hold it equal to :func:`replay.draw.svg.table_svg`, and the script to it."""
+    frame = data["steps"][k]
+    kind = data["narrow"] if phone else data
+    ids = kind["steps"][k] if phone else frame["g"]
+    parts = ["\n".join(data["lines"][j] for j in kind["groups"][i]) for i in ids]
+    return "\n".join([kind["head"].replace(LABEL, _escape_text(frame["label"])), *parts, kind["tail"]])
+
+
+def _escape_text(s: str) -> str:
+    """As the script's ``escapeText``."""
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 #: the width of the phone's drawing (a 390 px screen less the page's margins): a table drawn wider than this is
@@ -144,8 +167,9 @@ def _frames(v: GameView) -> tuple[dict[str, Any], str]:
 NARROW = 358
 
 
-def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]]) -> dict[str, Any] | None:
-    """The steps drawn for a phone, their groups stored once (as :func:`_frames` stores the others)."""
+def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]],
+            lines: dict[str, int]) -> dict[str, Any] | None:
+    """The steps drawn for a phone, their lines and groups stored once (as :func:`_frames` stores the others)."""
     assert v.game is not None
     lay = v.game.layout
     metrics, across = fitted(NARROW, lay.cols)
@@ -160,7 +184,7 @@ def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]]) 
         frames.append([groups.setdefault(p, len(groups)) for p in parts])
     if not frames:
         return None
-    return {"head": head, "tail": tail, "groups": list(groups), "steps": frames, "width": float(_width(head))}
+    return {"head": head, "tail": tail, "groups": _lined(groups, lines), "steps": frames, "width": float(_width(head))}
 
 
 #: stands for a step's label in the shared SVG opening (the script puts the label in)

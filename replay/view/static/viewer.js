@@ -2,7 +2,7 @@
  *
  * Each <div class="replay-viewer"> holds the steps as collapsible sections (readable without
  * JavaScript), a move list, a timeline and a JSON block with the drawing of every step (SVG
- * groups made by replay/draw/svg.py, each stored once).  This script shows one step at a time:
+ * groups made by replay/draw/svg.py, each line and group stored once).  This script shows one step at a time:
  * buttons (and play, which steps on by itself), a slider, the timeline, the move list and the best
  * line's "Show position" link (an analysed game), a swipe across the viewer, the keys ← → Home End,
  * and #move-N in the address; it offers the log for download (embedded in a `replay view` file,
@@ -93,7 +93,9 @@
       var label = escapeText(frame.label);
       var set = phone() ? narrow : data;
       var ids = set === narrow ? narrow.steps[k] : frame.g;
-      var parts = ids.map(function (i) { return set.groups[i]; });
+      var parts = ids.map(function (i) {  // a group: the numbers of its lines (render.py's frame_svg reads it alike)
+        return set.groups[i].map(function (j) { return data.lines[j]; }).join("\n");
+      });
       var left = figure.scrollLeft;
       figure.innerHTML = set.head.split("@label@").join(label) + "\n" + parts.join("\n") + "\n" + set.tail;
       figure.classList.toggle("rv-fitted", set === narrow);
