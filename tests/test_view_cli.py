@@ -471,20 +471,15 @@ def test_the_viewer_lists_a_move_to_interchangeable_foundations_once_as_replay_p
 @pytest.mark.parametrize("log", sorted(GAMES.glob("*/*/*.json")) + sorted(BROKEN.glob("*-illegal-*.json")),
                          ids=lambda p: "/".join(p.parts[-3:]))
 def test_the_viewers_shared_lines_give_back_what_replay_draw_renders_at_every_step(log: Path) -> None:
-    """The viewer stores each line of SVG once (issue 33); the drawing :func:`replay.view.render.frame_svg` reads
+    """The viewer stores each line of SVG once, deflated (issue 33); the drawing :func:`replay.view.render.frame_svg` reads
     back at each step, as the script does, is :func:`replay.draw.svg.table_svg` of that step's table, and on a
     phone the same with the phone's sizes and folded rows."""
-    import re
-
     from replay.draw.svg import fitted, fold, table_svg
     from replay.view.model import replay_log
-    from replay.view.render import NARROW, frame_svg, viewer_html
+    from replay.view.render import NARROW, frame_svg, viewer_data, viewer_html
 
     v = replay_log(log.read_bytes(), str(log))
-    fragment = viewer_html(v, None)
-    m = re.search(r'<script type="application/json" class="rv-data">(.*?)</script>', fragment, re.S)
-    assert m
-    data = json.loads(m.group(1))
+    data = viewer_data(viewer_html(v, None))
     lay = v.game.layout
     shown = [(s.snapshot, s.src, s.dst) for s in v.steps]
     if v.refused is not None:

@@ -20,13 +20,31 @@
     return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
+  // the drawing data: JSON, deflated and in base64 (render.py's _data_block; viewer_data reads it alike); a
+  // browser without DecompressionStream keeps the page as written (the start's table, every step's section)
+  function readData(block) {
+    if (block.dataset.encoding !== "deflate-raw;base64") return Promise.resolve(JSON.parse(block.textContent));
+    if (typeof DecompressionStream === "undefined") return Promise.reject(new Error("no DecompressionStream"));
+    var bin = atob(block.textContent.trim());
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
   function makeViewer(box) {
-    if (box.dataset.viewer === "on") return;
+    if (box.dataset.viewer) return;
     var block = box.querySelector("script.rv-data");
     var holder = box.querySelector(".game-steps");
     if (!block || !holder) return;
-    box.dataset.viewer = "on";
-    var data = JSON.parse(block.textContent);
+    box.dataset.viewer = "reading";
+    readData(block).then(function (data) {
+      box.dataset.viewer = "on";
+      startViewer(box, holder, data);
+    }, function () { box.dataset.viewer = "static"; });
+  }
+
+  function startViewer(box, holder, data) {
     var steps = holder.querySelectorAll(".step");
     var items = box.querySelectorAll(".rv-moves li");
     var cells = box.querySelectorAll(".rv-timeline .rv-cell");
