@@ -74,3 +74,16 @@ def test_every_clause_move_and_source_line_keeps_its_anchor(built_site: Path, ex
         for i in d.impls.values():
             if i.file == f:
                 assert f"L{i.line}-L{i.end_line}" in ids, (f, i.name)
+
+
+def test_every_source_page_shows_its_file_line_for_line(built_site: Path, expected) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The listing, its tags taken away, is the file: the spans left out of the plain tokens (issue 33) lose no text."""
+    import html
+
+    d, _ = expected
+    line = re.compile(r'<span class="src-line" id="L(\d+)"><a class="src-ln" href="#L\d+"> *\d+</a>(.*)$', re.M)
+    for f in d.source_files:
+        page = (built_site / _html_of(d.source_page(f))).read_text(encoding="utf-8")
+        shown = {int(m.group(1)): html.unescape(re.sub(r"<[^>]+>", "", m.group(2))) for m in line.finditer(page)}
+        want = d.file(f).read_text(encoding="utf-8").splitlines()
+        assert [shown.get(k) for k in range(1, len(want) + 1)] == [w or " " for w in want], f

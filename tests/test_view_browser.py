@@ -9,6 +9,7 @@ Screenshots go to ``tests/artifacts/`` (ignored by git).
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -156,6 +157,28 @@ def test_what_the_viewer_shows_at_every_move_is_what_replay_draw_renders(viewer_
                 assert page.evaluate(shown) == page.evaluate(parsed, want.rstrip("\n")), (width, s.n)
     finally:
         page.set_viewport_size({"width": 1400, "height": 1000})
+    assert not page.errors, page.errors
+
+
+def test_every_clause_link_has_its_tooltip_written_once(viewer_page: Any, tmp_path: Path) -> None:
+    """A clause's tooltip (its translation) is in the file at its first link only (issue 33); once the viewer
+    runs, every link of that clause carries it."""
+    import re
+
+    from replay.view.render import _clause_link
+
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk-tips.html")
+    text = out.read_text(encoding="utf-8")
+    links = re.findall(r'class="rv-clause"[^>]*>([^<]+)<', text)
+    written = re.findall(r'class="rv-clause"[^>]*title="[^"]*">([^<]+)<', text)
+    assert len(written) == len(set(written)) < len(links)
+    _open(page, out)
+    shown = page.evaluate("() => Array.from(document.querySelectorAll('.rv-clause'), a => [a.textContent, a.title])")
+    assert len(shown) == len(links)
+    for cid, title in shown:
+        want = re.search(r'title="([^"]*)"', _clause_link(None, cid))
+        assert want and title == html.unescape(want.group(1)), (cid, title)
     assert not page.errors, page.errors
 
 

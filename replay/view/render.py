@@ -91,14 +91,16 @@ def clause_url(base: str | None, cid: str) -> str | None:
     return f"{base.rstrip('/')}/games/{c.game}/{page}#{cid}"
 
 
-def _clause_link(base: str | None, cid: str) -> str:
+def _clause_link(base: str | None, cid: str, tip: bool = True) -> str:
+    """A clause named, linked to the rules site, with its translation as the tooltip (``tip``; without, the
+    script gives the link the tooltip of the clause's first link in the viewer)."""
     from replay.log.describe import clause_text
 
     href = clause_url(base, cid)
     _, translation, _, _ = clause_text(cid)
-    tip = " ".join((translation or "").split())
-    tip = tip if len(tip) <= 90 else tip[:89] + "…"
-    title = f' title="{html.escape(tip)}"' if tip else ""
+    text = " ".join((translation or "").split()) if tip else ""
+    text = text if len(text) <= 90 else text[:89] + "…"
+    title = f' title="{html.escape(text)}"' if text else ""
     if href is None:
         return f'<span class="rv-clause"{title}>{html.escape(cid)}</span>'
     return f'<a class="rv-clause" href="{html.escape(href)}"{title}>{html.escape(cid)}</a>'
@@ -266,10 +268,16 @@ def best_html(analysis: dict[str, Any] | None) -> str:
     return (f'<p class="rv-best">{html.escape(text)} <a href="#move-{k}" data-step="{k}">Show position {k}</a></p>')
 
 
-def _rules(base: str | None, clauses: list[str]) -> str:
+def _rules(base: str | None, clauses: list[str], seen: set[str]) -> str:
+    """The clauses of a step: each one's tooltip written at its first step only (``seen``: those written), the
+    script copies it to the others (issue 33: the tooltips repeated at every step were a fifth of the viewers)."""
     if not clauses:
         return ""
-    return '<p class="step-rules">Rules: ' + " · ".join(_clause_link(base, c) for c in clauses) + "</p>"
+    links = []
+    for c in clauses:
+        links.append(_clause_link(base, c, tip=c not in seen))
+        seen.add(c)
+    return '<p class="step-rules">Rules: ' + " · ".join(links) + "</p>"
 
 
 def _comment(move: dict[str, Any] | None) -> str:
@@ -319,9 +327,10 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
     lost = (analysis.get("lost_after") or analysis.get("lost_by_play")) if analysis else None
     best = analysis.get("best") if analysis else None
     sections, items, cells = [], [], []
+    seen: set[str] = set()
     for s in v.steps:
         text = html.escape(s.text)
-        body = _comment(s.move) + _rules(rules_base, s.clauses) + _legal(s, s.n == len(v.steps) - 1 and v.refused is None)
+        body = _comment(s.move) + _rules(rules_base, s.clauses, seen) + _legal(s, s.n == len(v.steps) - 1 and v.refused is None)
         pos = _status_of(analysis, s.n)
         status = ""
         if pos is not None:

@@ -45,6 +45,12 @@
   }
 
   function startViewer(box, holder, data) {
+    // a clause's tooltip is written at its first link only (render.py's _rules): the others get it here
+    var tips = {};
+    box.querySelectorAll(".rv-clause[title]").forEach(function (a) { tips[a.textContent] = a.title; });
+    box.querySelectorAll(".rv-clause:not([title])").forEach(function (a) {
+      if (tips[a.textContent]) a.title = tips[a.textContent];
+    });
     var steps = holder.querySelectorAll(".step");
     var items = box.querySelectorAll(".rv-moves li");
     var cells = box.querySelectorAll(".rv-timeline .rv-cell");
