@@ -7,11 +7,16 @@ navigation and the table of contents): between tags and words white space render
 the sidebars hold no ``<pre>``, no script and no text whose white space is kept.  The rest of the page is
 left as written.  ``navigation.prune`` (``mkdocs.yml``) leaves out of each page the sections of the
 navigation that are closed there.
+
+:func:`on_post_build` removes what the theme copies and the site never loads: the search's lunr files for the
+languages it is not configured with (with ``lang: en`` alone Material's search worker loads none of them:
+0.9 MB) and the theme's source maps (1.3 MB, read only by a browser's developer tools).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 #: where the sidebars begin and where the page's content (which may hold <pre>) begins after them
@@ -36,3 +41,35 @@ def collapse(html: str) -> str:
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
     return collapse(output)
+
+
+#: the lunr files Material's search worker loads for a language besides its own (``lunr.<lang>.min.js``)
+_LANG_FILES = {"ja": ["tinyseg.js"], "jp": ["tinyseg.js"], "hi": ["wordcut.js"], "th": ["wordcut.js"]}
+
+
+def unused_theme_files(site: Path, langs: list[str]) -> list[Path]:
+    """The theme's files under ``site`` that no page loads: the lunr files of other languages, the source maps."""
+    lunr = site / "assets" / "javascripts" / "lunr"
+    keep: set[str] = set()
+    others = [x for x in langs if x != "en"]
+    if others or len(langs) > 1:
+        keep.add("min/lunr.stemmer.support.min.js")
+    if len(langs) > 1:
+        keep.add("min/lunr.multi.min.js")
+    for x in others:
+        keep.add(f"min/lunr.{x}.min.js")
+        keep.update(_LANG_FILES.get(x, []))
+    out = [p for p in sorted(lunr.rglob("*")) if p.is_file() and p.relative_to(lunr).as_posix() not in keep]
+    out += sorted((site / "assets" / "javascripts").rglob("*.js.map"))
+    return out
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    search = config["plugins"].get("material/search") or config["plugins"].get("search")
+    langs = list(getattr(search, "config", {}).get("lang") or ["en"]) if search is not None else ["en"]
+    site = Path(config["site_dir"])
+    for p in unused_theme_files(site, langs):
+        p.unlink()
+    for folder in sorted((p for p in site.joinpath("assets", "javascripts").rglob("*") if p.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
