@@ -8,7 +8,9 @@ the sidebars hold no ``<pre>``, no script and no text whose white space is kept.
 left as written.  ``navigation.prune`` (``mkdocs.yml``) leaves out of each page the sections of the
 navigation that are closed there.
 
-:func:`on_post_build` removes what the theme copies and the site never loads: the search's lunr files for the
+:func:`on_config` keeps the signatures mkdocstrings formats (with Ruff, a process for each long signature: 464 a
+build) in the cache directory (``REPLAY_CACHE_DIR``), keyed by the signature, the line length and the
+formatter's version: a warm build starts no formatter.  :func:`on_post_build` removes what the theme copies and the site never loads: the search's lunr files for the
 languages it is not configured with (with ``lang: en`` alone Material's search worker loads none of them:
 0.9 MB) and the theme's source maps (1.3 MB, read only by a browser's developer tools).
 """
@@ -73,3 +75,65 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
     for folder in sorted((p for p in site.joinpath("assets", "javascripts").rglob("*") if p.is_dir()), reverse=True):
         if not any(folder.iterdir()):
             folder.rmdir()
+
+
+def on_config(config: Any, **kwargs: Any) -> Any:
+    cache_signatures()
+    return config
+
+
+def cache_signatures() -> bool:
+    """Make mkdocstrings' signature formatter read and fill the cache (True: it does now, or did already).
+
+    mkdocstrings-python's ``_get_formatter`` returns the formatter it found (Black, else Ruff); without either,
+    or without a cache directory, nothing is changed.  The formatted text is the formatter's own.
+    """
+    import hashlib
+    from importlib import metadata
+
+    from replay.corpus.files import cache_dir
+
+    try:
+        from mkdocstrings_handlers.python._internal import rendering
+    except ImportError:
+        return False
+    found = getattr(rendering, "_get_formatter", None)
+    if found is None:
+        return False
+    if getattr(found, "replay_cached", False):
+        return True
+    folder = cache_dir()
+    if folder is None:
+        return False
+    versions = []
+    for tool in ("black", "ruff"):
+        try:
+            versions.append(f"{tool} {metadata.version(tool)}")
+        except metadata.PackageNotFoundError:
+            pass
+    salt = ("\0".join(versions) + "\0").encode()
+    store = folder / "site-signatures"
+
+    def formatter(code: str, line_length: int) -> str:
+        key = hashlib.sha256(salt + f"{line_length}\0".encode() + code.encode("utf-8")).hexdigest()
+        path = store / f"{key}.txt"
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
+        text = found()(code, line_length)
+        from replay.fsio import atomic_write
+
+        try:
+            store.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, text.encode("utf-8"))
+        except OSError:
+            pass
+        return text
+
+    def get() -> Any:
+        return formatter
+
+    get.replay_cached = True  # type: ignore[attr-defined]
+    rendering._get_formatter = get
+    return True
