@@ -2,10 +2,10 @@
 
 Material writes the site's navigation into every page, indented for reading, and the indentation is most of its
 bytes (issue 33: 80 of the 90 KB a page's navigation took were spaces and line breaks).  :func:`on_post_page`
-collapses each run of white space that holds a line break into one line break in the two sidebars (the
-navigation and the table of contents): between tags and words white space renders alike however long it is, and
-the sidebars hold no ``<pre>``, no script and no text whose white space is kept.  The rest of the page is
-left as written.  ``navigation.prune`` (``mkdocs.yml``) leaves out of each page the sections of the
+collapses each run of white space that holds a line break into one line break around the page's article (the
+header, the navigation, the table of contents, the footer): between tags and words white space renders alike
+however long it is; ``<pre>``, ``<code>``, ``<textarea>``, scripts and styles are left alone, and so is the
+article.  ``navigation.prune`` (``mkdocs.yml``) leaves out of each page the sections of the
 navigation that are closed there.
 
 :func:`on_config` keeps the signatures mkdocstrings formats (with Ruff, a process for each long signature: 464 a
@@ -21,24 +21,32 @@ import re
 from pathlib import Path
 from typing import Any
 
-#: where the sidebars begin and where the page's content (which may hold <pre>) begins after them
-SIDEBARS = '<div class="md-sidebar md-sidebar--primary"'
-CONTENT = '<div class="md-content"'
+#: the page's content, whose white space is left as Markdown and the generators wrote it
+ARTICLE, ARTICLE_END = "<article", "</article>"
 _RUN = re.compile(r"[ \t\r\f]*\n\s*")
-_KEPT = re.compile(r"<(pre|textarea|script|style)\b", re.I)
+#: elements whose white space counts, or that are not HTML, kept as they are
+_KEPT = re.compile(r"(<(pre|textarea|script|style|code)\b.*?</\2>)", re.I | re.S)
+
+
+def _collapse_runs(part: str) -> str:
+    pieces = _KEPT.split(part)  # text, kept element, its tag name, text, ...
+    out = []
+    for i in range(0, len(pieces), 3):
+        out.append(_RUN.sub("\n", pieces[i]))
+        if i + 1 < len(pieces):
+            out.append(pieces[i + 1])
+    return "".join(out)
 
 
 def collapse(html: str) -> str:
-    """``html`` with the white space of its sidebars collapsed (unchanged when it has no sidebars, or when
-    they hold an element whose white space counts)."""
-    start = html.find(SIDEBARS)
-    end = html.find(CONTENT, start)
+    """``html`` with each run of white space that holds a line break made one line break, outside the page's
+    article and outside ``<pre>``, ``<textarea>``, ``<code>``, scripts and styles (unchanged: a page without
+    an article)."""
+    start = html.find(ARTICLE)
+    end = html.find(ARTICLE_END, start)
     if start < 0 or end < 0:
         return html
-    region = html[start:end]
-    if _KEPT.search(region):
-        return html
-    return html[:start] + _RUN.sub("\n", region) + html[end:]
+    return _collapse_runs(html[:start]) + html[start:end] + _collapse_runs(html[end:])
 
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
@@ -63,6 +71,7 @@ def unused_theme_files(site: Path, langs: list[str]) -> list[Path]:
         keep.update(_LANG_FILES.get(x, []))
     out = [p for p in sorted(lunr.rglob("*")) if p.is_file() and p.relative_to(lunr).as_posix() not in keep]
     out += sorted((site / "assets" / "javascripts").rglob("*.js.map"))
+    out += sorted((site / "assets" / "stylesheets").rglob("*.css.map"))
     return out
 
 
@@ -72,7 +81,7 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
     site = Path(config["site_dir"])
     for p in unused_theme_files(site, langs):
         p.unlink()
-    for folder in sorted((p for p in site.joinpath("assets", "javascripts").rglob("*") if p.is_dir()), reverse=True):
+    for folder in sorted((p for p in site.joinpath("assets").rglob("*") if p.is_dir()), reverse=True):
         if not any(folder.iterdir()):
             folder.rmdir()
 
