@@ -4,10 +4,13 @@
     .venv/bin/python benchmarks/bench_site.py                   # one cold build, then a warm one, timed
     .venv/bin/python benchmarks/bench_site.py --builds 3         # three warm builds: best and median
     .venv/bin/python benchmarks/bench_site.py --profile 25       # and a profiled build: its top 25 entries
+    .venv/bin/python benchmarks/bench_site.py --fresh-cache      # the first build with an empty cache directory
 
 Each build is ``mkdocs build --strict`` in a fresh process, into a temporary folder (the project's
-``site/`` is left alone), as CI runs it; the first build fills the caches (the corpus's parsed YAML,
-the Play page's runtime, Python's bytecode) and is reported as cold; the warm builds after it count.
+``site/`` is left alone), as CI runs it; the first build fills the caches when they are empty (the corpus's
+parsed YAML, the highlighted source lines, the example viewers, the formatted signatures, the Play page's
+runtime; with ``--fresh-cache`` an empty ``REPLAY_CACHE_DIR`` of its own, the runtime fetched again) and is
+reported as the first; the warm builds after it count.
 Printed: the CPU seconds of each build (user + system of the child), the wall clock and the load
 average of the machine (the CPU figure depends on it much less than the wall clock); the built site's
 total size and file count, the size of each top-level folder, the largest files; with ``--profile``, a
@@ -37,11 +40,14 @@ def mkdocs_cmd(site_dir: Path) -> list[str]:
     return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
 
 
+ENV = dict(os.environ)
+
+
 def build(site_dir: Path, extra: list[str] | None = None) -> tuple[float, float, str]:
     """(CPU seconds of the child, wall seconds, its stderr) of one build, which must succeed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(extra or mkdocs_cmd(site_dir), cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(extra or mkdocs_cmd(site_dir), cwd=ROOT, capture_output=True, text=True, env=ENV)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -77,12 +83,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--largest", type=int, default=15, metavar="N", help="largest files to list (default 15)")
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="also profile one warm build and print its N top entries by cumulative time")
+    ap.add_argument("--fresh-cache", action="store_true",
+                    help="give the builds an empty cache directory of their own: the first build is cold")
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
+        if args.fresh_cache:
+            ENV["REPLAY_CACHE_DIR"] = str(Path(tmp) / "cache")
         cpu, wall, _ = build(site)
-        print(f"cold build: {cpu:.1f} CPU-s, {wall:.1f} s wall")
+        print(f"first build{' (empty cache)' if args.fresh_cache else ''}: {cpu:.1f} CPU-s, {wall:.1f} s wall")
         runs = []
         log = ""
         for _ in range(max(1, args.builds)):
