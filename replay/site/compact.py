@@ -1,7 +1,7 @@
 """MkDocs hooks (the second file of ``hooks:`` in ``mkdocs.yml``): what every page repeats, made smaller.
 
-Material writes the site's navigation into every page, indented for reading, and the indentation is most of its
-bytes (issue 33: 80 of the 90 KB a page's navigation took were spaces and line breaks).  :func:`on_post_page`
+Material writes the site's navigation into every page, indented for reading (issue 33: 24.8 of the site's 77.8 MB
+of HTML was navigation, about 80 KB a page, nearly half of it spaces and line breaks).  :func:`on_post_page`
 collapses each run of white space that holds a line break into one line break around the page's article (the
 header, the navigation, the table of contents, the footer): between tags and words white space renders alike
 however long it is; ``<pre>``, ``<code>``, ``<textarea>``, scripts and styles are left alone, and so is the

@@ -1,8 +1,8 @@
 /* The game viewer (replay/view/render.py): the site's example pages and `replay view` files.
  *
  * Each <div class="replay-viewer"> holds the steps as collapsible sections (readable without
- * JavaScript), a move list, a timeline and a JSON block with the drawing of every step (SVG
- * groups made by replay/draw/svg.py, each line and group stored once).  This script shows one step at a time:
+ * JavaScript), a move list, a timeline and a data block with the drawing of every step (the SVG
+ * of replay/draw/svg.py, each line and group stored once, the JSON deflated).  This script shows one step at a time:
  * buttons (and play, which steps on by itself), a slider, the timeline, the move list and the best
  * line's "Show position" link (an analysed game), a swipe across the viewer, the keys ← → Home End,
  * and #move-N in the address; it offers the log for download (embedded in a `replay view` file,
