@@ -9,6 +9,7 @@ Screenshots go to ``tests/artifacts/`` (ignored by git).
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -121,6 +122,64 @@ def test_the_viewer_steps_by_keyboard_and_draws_the_table(viewer_page: Any, tmp_
     assert status.inner_text() == f"move {k + 1} of {n}"
     assert not page.errors, page.errors
     assert _offsite(page, out) == []
+
+
+def test_what_the_viewer_shows_at_every_move_is_what_replay_draw_renders(viewer_page: Any, tmp_path: Path) -> None:
+    """The script builds each step's drawing from lines and groups stored once (issue 33): at every step, the
+    wide drawing and the phone's, the table on screen is :func:`replay.draw.svg.table_svg` of that step, as the
+    browser parses both."""
+    from replay.draw.svg import fitted, fold, table_svg
+    from replay.view.model import replay_log
+    from replay.view.render import NARROW
+
+    page = viewer_page
+    out = view(EX_WON, tmp_path / "exiles-every.html")
+    v = replay_log(EX_WON.read_bytes(), str(EX_WON))
+    lay = v.game.layout
+    metrics, across = fitted(NARROW, lay.cols)
+    rows, cols = fold(lay.rows, lay.cols, across)
+    parsed = "(svg) => { const t = document.createElement('div'); t.innerHTML = svg; return t.innerHTML; }"
+    shown = "() => document.querySelector('.rv-table').innerHTML"
+    try:
+        for width, phone in ((1400, False), (390, True)):
+            page.set_viewport_size({"width": width, "height": 1000})
+            _open(page, out)
+            for s in v.steps:
+                if s.n:
+                    page.keyboard.press("ArrowRight")
+                label = f"the table after move {s.n}" if s.n else "the table before the first move"
+                page.wait_for_function("(label) => document.querySelector('.rv-table svg')"
+                                       ".getAttribute('aria-label') === label", arg=label)
+                snap = s.snapshot
+                want = table_svg(lay.names, lay.roles, rows if phone else lay.rows, cols if phone else lay.cols,
+                                 snap["piles"], foundation_suits=snap.get("foundation_suits"), src=s.src, dst=s.dst,
+                                 label=label, **({"metrics": metrics} if phone else {}))
+                assert page.evaluate(shown) == page.evaluate(parsed, want.rstrip("\n")), (width, s.n)
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+    assert not page.errors, page.errors
+
+
+def test_every_clause_link_has_its_tooltip_written_once(viewer_page: Any, tmp_path: Path) -> None:
+    """A clause's tooltip (its translation) is in the file at its first link only (issue 33); once the viewer
+    runs, every link of that clause carries it."""
+    import re
+
+    from replay.view.render import _clause_link
+
+    page = viewer_page
+    out = view(ZK_LOST, tmp_path / "zk-tips.html")
+    text = out.read_text(encoding="utf-8")
+    links = re.findall(r'class="rv-clause"[^>]*>([^<]+)<', text)
+    written = re.findall(r'class="rv-clause"[^>]*title="[^"]*">([^<]+)<', text)
+    assert len(written) == len(set(written)) < len(links)
+    _open(page, out)
+    shown = page.evaluate("() => Array.from(document.querySelectorAll('.rv-clause'), a => [a.textContent, a.title])")
+    assert len(shown) == len(links)
+    for cid, title in shown:
+        want = re.search(r'title="([^"]*)"', _clause_link(None, cid))
+        assert want and title == html.unescape(want.group(1)), (cid, title)
+    assert not page.errors, page.errors
 
 
 def test_the_viewer_marks_the_refused_move(viewer_page: Any, tmp_path: Path) -> None:

@@ -466,3 +466,36 @@ def test_the_viewer_lists_a_move_to_interchangeable_foundations_once_as_replay_p
     page = viewer_html(v, None)
     assert f"<code>{move}</code> (or {alike}" in page
     assert f"Legal here ({len(step.legal)} moves)" in page
+
+
+@pytest.mark.parametrize("log", sorted(GAMES.glob("*/*/*.json")) + sorted(BROKEN.glob("*-illegal-*.json")),
+                         ids=lambda p: "/".join(p.parts[-3:]))
+def test_the_viewers_shared_lines_give_back_what_replay_draw_renders_at_every_step(log: Path) -> None:
+    """The viewer stores each line of SVG once, deflated (issue 33); the drawing :func:`replay.view.render.frame_svg` reads
+    back at each step, as the script does, is :func:`replay.draw.svg.table_svg` of that step's table, and on a
+    phone the same with the phone's sizes and folded rows."""
+    from replay.draw.svg import fitted, fold, table_svg
+    from replay.view.model import replay_log
+    from replay.view.render import NARROW, frame_svg, viewer_data, viewer_html
+
+    v = replay_log(log.read_bytes(), str(log))
+    data = viewer_data(viewer_html(v, None))
+    lay = v.game.layout
+    shown = [(s.snapshot, s.src, s.dst) for s in v.steps]
+    if v.refused is not None:
+        shown.append((v.steps[-1].snapshot, v.refused.src, v.refused.dst))
+    assert len(data["steps"]) == len(shown)
+    metrics, across = fitted(NARROW, lay.cols)
+    rows, cols = fold(lay.rows, lay.cols, across)
+    for k, (snap, src, dst) in enumerate(shown):
+        label = data["steps"][k]["label"]
+        want = table_svg(lay.names, lay.roles, lay.rows, lay.cols, snap["piles"],
+                         foundation_suits=snap.get("foundation_suits"), src=src, dst=dst, label=label)
+        assert frame_svg(data, k) + "\n" == want, k
+        if "narrow" in data:
+            want = table_svg(lay.names, lay.roles, rows, cols, snap["piles"],
+                             foundation_suits=snap.get("foundation_suits"), src=src, dst=dst, label=label,
+                             metrics=metrics)
+            assert frame_svg(data, k, phone=True) + "\n" == want, k
+    # every line is stored once
+    assert len(set(data["lines"])) == len(data["lines"])

@@ -288,6 +288,13 @@ class SiteData:
         return f"{LAYOUT_ASSETS}/{layout_id}.svg"
 
     @cached_property
+    def fingerprint(self) -> str:
+        """:func:`replay.site.examples.code_fingerprint` of this build (the key of the cached viewers)."""
+        from replay.site.examples import code_fingerprint
+
+        return code_fingerprint(self.corpus.root)
+
+    @cached_property
     def source_files(self) -> list[str]:
         """Files that get a source page: every documented module and every test file with a tagged test."""
         files = {impl.file for impl in self.impls.values()}

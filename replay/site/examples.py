@@ -81,6 +81,59 @@ def replay_example(d: SiteData | None, e: Example) -> Replayed:
     return Replayed(e, replay_log(e.path.read_bytes(), e.rel))
 
 
+def code_fingerprint(corpus: Path) -> str:
+    """SHA-256 of what a viewer is made from besides its log: the package's files (its code, the viewer's
+    script, the drawing) and the corpus's (the clauses quoted and linked)."""
+    import hashlib
+    import os
+
+    import replay
+
+    h = hashlib.sha256()
+    for top in (Path(replay.__file__).resolve().parent, corpus.resolve()):
+        for folder, dirs, names in sorted(os.walk(top)):
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                h.update(os.path.relpath(path, top).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def cached_viewer(d: SiteData, r: Replayed, base: str, log_href: str) -> str:
+    """The viewer fragment of an example (:func:`replay.view.render.viewer_html`), kept in the cache directory
+    (``REPLAY_CACHE_DIR``, as the source pages' highlighted lines) under the SHA-256 of the log, the page's
+    addresses and :func:`code_fingerprint`: drawing every step is most of the generator's time (issue 33), and
+    a warm build draws only the logs, code or corpus that changed."""
+    import hashlib
+
+    from replay.corpus.files import cache_dir
+    from replay.view.render import viewer_html
+
+    folder = cache_dir()
+    if folder is None:
+        return viewer_html(r.view, base, log_href=log_href)
+    h = hashlib.sha256(f"{d.fingerprint}\0{base}\0{log_href}\0".encode())
+    h.update(r.example.path.read_bytes())
+    path = folder / "site-viewer" / f"{h.hexdigest()}.html"
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    out = viewer_html(r.view, base, log_href=log_href)
+    from replay.fsio import atomic_write
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, out.encode("utf-8"))
+    except OSError:
+        pass  # no cache: the next build draws again
+    return out
+
+
 def rules_base(page_uri: str) -> str:
     """The site's root, relative to the URL of the page ``page_uri`` (``examples/g/f/name.md``)."""
     return posixpath.relpath(".", page_uri[:-3])  # the page's URL is the folder examples/g/f/name/
@@ -154,9 +207,7 @@ def example_page(d: SiteData, r: Replayed) -> str:
             "or the arrow keys (Home, End) once the viewer has the focus, to step through the game; the log is "
             "offered for download; "
             f"`replay view {e.rel}` writes the same viewer as one file.", ""]
-    from replay.view.render import viewer_html
-
-    out += [raw_block(viewer_html(r.view, rules_base(e.page), log_href=f"../{e.path.name}")), ""]
+    out += [raw_block(cached_viewer(d, r, rules_base(e.page), f"../{e.path.name}")), ""]
     if r.verdict != "valid" and r.problem is not None and getattr(r.problem, "move", None) is not None:
         out += [f"!!! failure \"Move {r.problem.move + 1} is refused\"", f"    {verdict_text(r, link)}", ""]
     final = r.steps[-1].snapshot if r.steps else (r.start or {})

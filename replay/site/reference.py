@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import html
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -130,7 +131,8 @@ def layers_section(d: SiteData, link: Linker) -> list[str]:
 
 
 def highlighted_lines(code: str) -> list[str]:
-    """Python source -> one HTML fragment per line (Pygments, every span closed on its line).
+    """Python source -> one HTML fragment per line (Pygments, every span closed on its line, the plain tokens
+    without one: :data:`_PLAIN`).
 
     Highlighting is most of the generator's time, and most files do not change between two builds: the
     lines are kept in the cache directory (``REPLAY_CACHE_DIR``, as the corpus's parsed files), keyed by the
@@ -146,7 +148,7 @@ def highlighted_lines(code: str) -> list[str]:
     folder = cache_dir()
     path = None
     if folder is not None:
-        key = hashlib.sha256(f"{pygments.__version__}\0".encode() + code.encode("utf-8")).hexdigest()
+        key = hashlib.sha256(f"{pygments.__version__}\0{_FORM}\0".encode() + code.encode("utf-8")).hexdigest()
         path = folder / "site-source" / f"{key}.json"
         try:
             lines = json.loads(path.read_text(encoding="utf-8"))
@@ -166,13 +168,20 @@ def highlighted_lines(code: str) -> list[str]:
     return lines
 
 
+#: the tokens the theme draws as plain code (Material: names in the code's own colour, white space unstyled), whose
+#: spans are left out (issue 33: with the per-line wrapper that had no style, 1.5 of the source pages' 13.2 MB)
+_PLAIN = re.compile(r'<span class="(?:n|w)">([^<]*)</span>')
+#: the form of the highlighted lines: part of their cache key, so that a cache of another form is not read
+_FORM = "plain-n-w"
+
+
 def _highlight(code: str) -> list[str]:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer, TextLexer
 
     lexer = PythonLexer() if code else TextLexer()
-    body = highlight(code, lexer, HtmlFormatter(nowrap=True))
+    body = _PLAIN.sub(r"\1", highlight(code, lexer, HtmlFormatter(nowrap=True)))
     lines = body.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -219,7 +228,7 @@ def source_page(d: SiteData, path: str) -> str:
             rows.append(f'<span class="src-range" id="L{n}-L{i.end_line}" '
                         f'title="{html.escape(i.name)}: {" ".join(i.clauses)}">')
         rows.append(f'<span class="src-line" id="L{n}"><a class="src-ln" href="#L{n}">{n:>{width}}</a>'
-                    f'<span class="src-code">{frag or " "}</span></span>')
+                    f'{frag or " "}</span>')
         if n in ends:
             rows.append("</span>")
     out += [raw_block('<div class="src-listing highlight"><pre><code>' + "\n".join(_join_ranges(rows))

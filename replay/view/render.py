@@ -2,9 +2,10 @@
 
 :func:`viewer_html` turns a :class:`~replay.view.model.GameView` into a ``<div class="replay-viewer">``:
 
-* the table, drawn by :func:`replay.draw.svg.table_parts` at every step (each container's
-  SVG group is stored once in a JSON block; a step is the list of its groups, so the file
-  stays small and the drawing is exactly the site's);
+* the table, drawn by :func:`replay.draw.svg.table_parts` at every step, in a data block
+  (:func:`viewer_data` and :func:`frame_svg` read it as the script does): each line of SVG is
+  stored once, each container's group is the list of its lines, a step the list of its groups,
+  and the JSON of it all is deflated, so the file stays small and the drawing is exactly the site's;
 * one ``<section class="step">`` per step (readable without JavaScript as collapsible
   blocks): the move in words, its ``comment``, the clauses consulted, and at the move the
   rules refuse the clause broken, in the diplomatic text and in translation, linked to the rules site;
@@ -90,14 +91,16 @@ def clause_url(base: str | None, cid: str) -> str | None:
     return f"{base.rstrip('/')}/games/{c.game}/{page}#{cid}"
 
 
-def _clause_link(base: str | None, cid: str) -> str:
+def _clause_link(base: str | None, cid: str, tip: bool = True) -> str:
+    """A clause named, linked to the rules site, with its translation as the tooltip (``tip``; without, the
+    script gives the link the tooltip of the clause's first link in the viewer)."""
     from replay.log.describe import clause_text
 
     href = clause_url(base, cid)
     _, translation, _, _ = clause_text(cid)
-    tip = " ".join((translation or "").split())
-    tip = tip if len(tip) <= 90 else tip[:89] + "…"
-    title = f' title="{html.escape(tip)}"' if tip else ""
+    text = " ".join((translation or "").split()) if tip else ""
+    text = text if len(text) <= 90 else text[:89] + "…"
+    title = f' title="{html.escape(text)}"' if text else ""
     if href is None:
         return f'<span class="rv-clause"{title}>{html.escape(cid)}</span>'
     return f'<a class="rv-clause" href="{html.escape(href)}"{title}>{html.escape(cid)}</a>'
@@ -115,7 +118,8 @@ def _drawing(v: GameView, snapshot: dict[str, Any], src: str | None, dst: str | 
 
 
 def _frames(v: GameView) -> tuple[dict[str, Any], str]:
-    """The JSON data of the drawings (groups stored once) and the SVG of the start."""
+    """The JSON data of the drawings (lines and groups stored once) and the SVG of the start."""
+    lines: dict[str, int] = {}
     groups: dict[str, int] = {}
     frames = []
     shown: list[tuple[Step, str | None, str | None, str]] = [
@@ -130,12 +134,33 @@ def _frames(v: GameView) -> tuple[dict[str, Any], str]:
         frames.append({"g": [groups.setdefault(p, len(groups)) for p in parts], "label": label})
     h, parts, t = _drawing(v, v.steps[0].snapshot, None, None, shown[0][3])
     first = "\n".join([h, *parts, t])  # the start, for a reader without JavaScript
-    data: dict[str, Any] = {"head": head, "tail": tail, "groups": list(groups), "steps": frames,
+    data: dict[str, Any] = {"head": head, "tail": tail, "groups": _lined(groups, lines), "steps": frames,
                             "width": float(_width(first))}
-    narrow = _narrow(v, shown)
+    narrow = _narrow(v, shown, lines)
     if narrow is not None and narrow["width"] < data["width"]:
         data["narrow"] = narrow
+    data["lines"] = list(lines)
     return data, first
+
+
+def _lined(groups: dict[str, int], lines: dict[str, int]) -> list[list[int]]:
+    """Each group (in the order of its number) as the numbers of its lines, each line numbered once in ``lines``."""
+    return [[lines.setdefault(x, len(lines)) for x in g.split("\n")] for g in groups]
+
+
+def frame_svg(data: dict[str, Any], k: int, phone: bool = False) -> str:
+    """The SVG the viewer's script shows at step ``k`` from the data of :func:`viewer_html` (the phone's drawing
+    with ``phone``): the tests hold it equal to :func:`replay.draw.svg.table_svg`, and the script to it."""
+    frame = data["steps"][k]
+    kind = data["narrow"] if phone else data
+    ids = kind["steps"][k] if phone else frame["g"]
+    parts = ["\n".join(data["lines"][j] for j in kind["groups"][i]) for i in ids]
+    return "\n".join([kind["head"].replace(LABEL, _escape_text(frame["label"])), *parts, kind["tail"]])
+
+
+def _escape_text(s: str) -> str:
+    """As the script's ``escapeText``."""
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 #: the width of the phone's drawing (a 390 px screen less the page's margins): a table drawn wider than this is
@@ -144,8 +169,9 @@ def _frames(v: GameView) -> tuple[dict[str, Any], str]:
 NARROW = 358
 
 
-def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]]) -> dict[str, Any] | None:
-    """The steps drawn for a phone, their groups stored once (as :func:`_frames` stores the others)."""
+def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]],
+            lines: dict[str, int]) -> dict[str, Any] | None:
+    """The steps drawn for a phone, their lines and groups stored once (as :func:`_frames` stores the others)."""
     assert v.game is not None
     lay = v.game.layout
     metrics, across = fitted(NARROW, lay.cols)
@@ -160,16 +186,37 @@ def _narrow(v: GameView, shown: list[tuple[Step, str | None, str | None, str]]) 
         frames.append([groups.setdefault(p, len(groups)) for p in parts])
     if not frames:
         return None
-    return {"head": head, "tail": tail, "groups": list(groups), "steps": frames, "width": float(_width(head))}
+    return {"head": head, "tail": tail, "groups": _lined(groups, lines), "steps": frames, "width": float(_width(head))}
 
 
 #: stands for a step's label in the shared SVG opening (the script puts the label in)
 LABEL = "@label@"
 
 
-def _json_block(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    return f'<script type="application/json" class="rv-data">{text}</script>'
+def _data_block(data: Any) -> str:
+    """The drawing data in the page: its JSON deflated (raw DEFLATE, level 9) and in base64, which the script
+    inflates with the browser's ``DecompressionStream``: the SVG lines of a game repeat much of their text
+    (issue 33: 13.3 MB of the site's 19.4 MB of viewers was this data as JSON, 1.4 MB deflated)."""
+    import base64
+    import zlib
+
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    z = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = base64.b64encode(z.compress(raw) + z.flush()).decode("ascii")
+    return f'<script type="application/octet-stream" class="rv-data" data-encoding="deflate-raw;base64">{packed}</script>'
+
+
+def viewer_data(fragment: str) -> dict[str, Any]:
+    """The drawing data of a viewer fragment (of :func:`viewer_html`), read back as the script reads it."""
+    import base64
+    import re
+    import zlib
+
+    m = re.search(r'<script type="application/octet-stream" class="rv-data" data-encoding="deflate-raw;base64">'
+                  r"([A-Za-z0-9+/=]*)</script>", fragment)
+    if m is None:
+        raise ValueError("no drawing data in the fragment")
+    return json.loads(zlib.decompress(base64.b64decode(m.group(1)), -15).decode("utf-8"))
 
 
 # --------------------------------------------------------------------------- the steps
@@ -221,10 +268,16 @@ def best_html(analysis: dict[str, Any] | None) -> str:
     return (f'<p class="rv-best">{html.escape(text)} <a href="#move-{k}" data-step="{k}">Show position {k}</a></p>')
 
 
-def _rules(base: str | None, clauses: list[str]) -> str:
+def _rules(base: str | None, clauses: list[str], seen: set[str]) -> str:
+    """The clauses of a step: each one's tooltip written at its first step only (``seen``: those written), the
+    script copies it to the others (issue 33: the tooltips repeated at every step were a fifth of the viewers)."""
     if not clauses:
         return ""
-    return '<p class="step-rules">Rules: ' + " · ".join(_clause_link(base, c) for c in clauses) + "</p>"
+    links = []
+    for c in clauses:
+        links.append(_clause_link(base, c, tip=c not in seen))
+        seen.add(c)
+    return '<p class="step-rules">Rules: ' + " · ".join(links) + "</p>"
 
 
 def _comment(move: dict[str, Any] | None) -> str:
@@ -274,9 +327,10 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
     lost = (analysis.get("lost_after") or analysis.get("lost_by_play")) if analysis else None
     best = analysis.get("best") if analysis else None
     sections, items, cells = [], [], []
+    seen: set[str] = set()
     for s in v.steps:
         text = html.escape(s.text)
-        body = _comment(s.move) + _rules(rules_base, s.clauses) + _legal(s, s.n == len(v.steps) - 1 and v.refused is None)
+        body = _comment(s.move) + _rules(rules_base, s.clauses, seen) + _legal(s, s.n == len(v.steps) - 1 and v.refused is None)
         pos = _status_of(analysis, s.n)
         status = ""
         if pos is not None:
@@ -328,7 +382,7 @@ def viewer_html(v: GameView, rules_base: str | None, analysis: dict[str, Any] | 
         f'<div class="rv-timeline">{"".join(cells)}</div>{legend}',
         f'<ol class="rv-moves" start="0">{"".join(items)}</ol>',
         '<div class="game-steps">', *sections, "</div>",
-        _json_block(data),
+        _data_block(data),
         log_block,
         "</div>",
     ])

@@ -1,8 +1,8 @@
 /* The game viewer (replay/view/render.py): the site's example pages and `replay view` files.
  *
  * Each <div class="replay-viewer"> holds the steps as collapsible sections (readable without
- * JavaScript), a move list, a timeline and a JSON block with the drawing of every step (SVG
- * groups made by replay/draw/svg.py, each stored once).  This script shows one step at a time:
+ * JavaScript), a move list, a timeline and a data block with the drawing of every step (the SVG
+ * of replay/draw/svg.py, each line and group stored once, the JSON deflated).  This script shows one step at a time:
  * buttons (and play, which steps on by itself), a slider, the timeline, the move list and the best
  * line's "Show position" link (an analysed game), a swipe across the viewer, the keys ← → Home End,
  * and #move-N in the address; it offers the log for download (embedded in a `replay view` file,
@@ -20,13 +20,37 @@
     return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
+  // the drawing data: JSON, deflated and in base64 (render.py's _data_block; viewer_data reads it alike); a
+  // browser without DecompressionStream keeps the page as written (the start's table, every step's section)
+  function readData(block) {
+    if (block.dataset.encoding !== "deflate-raw;base64") return Promise.resolve(JSON.parse(block.textContent));
+    if (typeof DecompressionStream === "undefined") return Promise.reject(new Error("no DecompressionStream"));
+    var bin = atob(block.textContent.trim());
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
   function makeViewer(box) {
-    if (box.dataset.viewer === "on") return;
+    if (box.dataset.viewer) return;
     var block = box.querySelector("script.rv-data");
     var holder = box.querySelector(".game-steps");
     if (!block || !holder) return;
-    box.dataset.viewer = "on";
-    var data = JSON.parse(block.textContent);
+    box.dataset.viewer = "reading";
+    readData(block).then(function (data) {
+      box.dataset.viewer = "on";
+      startViewer(box, holder, data);
+    }, function () { box.dataset.viewer = "static"; });
+  }
+
+  function startViewer(box, holder, data) {
+    // a clause's tooltip is written at its first link only (render.py's _rules): the others get it here
+    var tips = {};
+    box.querySelectorAll(".rv-clause[title]").forEach(function (a) { tips[a.textContent] = a.title; });
+    box.querySelectorAll(".rv-clause:not([title])").forEach(function (a) {
+      if (tips[a.textContent]) a.title = tips[a.textContent];
+    });
     var steps = holder.querySelectorAll(".step");
     var items = box.querySelectorAll(".rv-moves li");
     var cells = box.querySelectorAll(".rv-timeline .rv-cell");
@@ -93,7 +117,9 @@
       var label = escapeText(frame.label);
       var set = phone() ? narrow : data;
       var ids = set === narrow ? narrow.steps[k] : frame.g;
-      var parts = ids.map(function (i) { return set.groups[i]; });
+      var parts = ids.map(function (i) {  // a group: the numbers of its lines (render.py's frame_svg reads it alike)
+        return set.groups[i].map(function (j) { return data.lines[j]; }).join("\n");
+      });
       var left = figure.scrollLeft;
       figure.innerHTML = set.head.split("@label@").join(label) + "\n" + parts.join("\n") + "\n" + set.tail;
       figure.classList.toggle("rv-fitted", set === narrow);
