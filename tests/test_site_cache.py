@@ -37,7 +37,7 @@ def test_a_cached_viewer_is_the_one_drawn_and_a_changed_input_draws_anew(tmp_pat
 def test_the_code_fingerprint_follows_the_corpus(tmp_path: Path) -> None:
     import shutil
 
-    from replay.site.examples import code_fingerprint
+    from replay.site.data import code_fingerprint
 
     corpus = tmp_path / "corpus"
     shutil.copytree(ROOT / "corpus", corpus)

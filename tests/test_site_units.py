@@ -279,8 +279,9 @@ def test_a_site_without_a_corpus_says_so_in_one_line(tmp_path):
     root = tmp_path / "project"
     shutil.copytree(ROOT / "docs", root / "docs")
     shutil.copy2(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    text = (root / "mkdocs.yml").read_text(encoding="utf-8").replace("replay/site/hooks.py",
-                                                                        str(ROOT / "replay/site/hooks.py"))
+    text = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    for hook in ("replay/site/hooks.py", "replay/site/compact.py"):
+        text = text.replace(hook, str(ROOT / hook))
     (root / "mkdocs.yml").write_text(text.replace("watch:\n  - corpus\n  - examples\n", ""), encoding="utf-8")
     (tmp_path / "empty").mkdir()
     env = {**os.environ, "REPLAY_CORPUS": str(tmp_path / "empty"), "NO_MKDOCS_2_WARNING": "1"}

@@ -144,5 +144,5 @@ def cache_signatures() -> bool:
         return formatter
 
     get.replay_cached = True  # type: ignore[attr-defined]
-    rendering._get_formatter = get
+    rendering._get_formatter = get  # type: ignore[assignment]
     return True

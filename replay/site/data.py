@@ -131,6 +131,28 @@ class Example:
         return f"{EXAMPLES_DIR}/{self.game}/{self.form}/{self.name}.md"
 
 
+def code_fingerprint(corpus: Path) -> str:
+    """SHA-256 of what a viewer is made from besides its log: the package's files (its code, the viewer's
+    script, the drawing) and the corpus's (the clauses quoted and linked)."""
+    import hashlib
+    import os
+
+    import replay
+
+    h = hashlib.sha256()
+    for top in (Path(replay.__file__).resolve().parent, corpus.resolve()):
+        for folder, dirs, names in sorted(os.walk(top)):
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                h.update(os.path.relpath(path, top).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
 def find_examples(root: Path) -> list[Example]:
     """Every ``examples/games/<game>/<form>/*.json`` and ``examples/readings/*.json``, in path order.
 
@@ -289,9 +311,7 @@ class SiteData:
 
     @cached_property
     def fingerprint(self) -> str:
-        """:func:`replay.site.examples.code_fingerprint` of this build (the key of the cached viewers)."""
-        from replay.site.examples import code_fingerprint
-
+        """:func:`code_fingerprint` of this build (the key of the cached viewers)."""
         return code_fingerprint(self.corpus.root)
 
     @cached_property

@@ -81,32 +81,10 @@ def replay_example(d: SiteData | None, e: Example) -> Replayed:
     return Replayed(e, replay_log(e.path.read_bytes(), e.rel))
 
 
-def code_fingerprint(corpus: Path) -> str:
-    """SHA-256 of what a viewer is made from besides its log: the package's files (its code, the viewer's
-    script, the drawing) and the corpus's (the clauses quoted and linked)."""
-    import hashlib
-    import os
-
-    import replay
-
-    h = hashlib.sha256()
-    for top in (Path(replay.__file__).resolve().parent, corpus.resolve()):
-        for folder, dirs, names in sorted(os.walk(top)):
-            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = os.path.join(folder, name)
-                with open(path, "rb") as fh:
-                    data = fh.read()
-                h.update(os.path.relpath(path, top).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()
-
-
 def cached_viewer(d: SiteData, r: Replayed, base: str, log_href: str) -> str:
     """The viewer fragment of an example (:func:`replay.view.render.viewer_html`), kept in the cache directory
     (``REPLAY_CACHE_DIR``, as the source pages' highlighted lines) under the SHA-256 of the log, the page's
-    addresses and :func:`code_fingerprint`: drawing every step is most of the generator's time (issue 33), and
+    addresses and :func:`replay.site.data.code_fingerprint`: drawing every step is most of the generator's time (issue 33), and
     a warm build draws only the logs, code or corpus that changed."""
     import hashlib
 
