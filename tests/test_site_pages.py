@@ -81,7 +81,7 @@ def test_every_source_page_shows_its_file_line_for_line(built_site: Path, expect
     import html
 
     d, _ = expected
-    line = re.compile(r'<span class="src-line" id="L(\d+)"><a class="src-ln" href="#L\d+"> *\d+</a>(.*)$', re.M)
+    line = re.compile(r'<span id="L(\d+)"><a href="#L\d+">\d+</a>(.*)$', re.M)
     for f in d.source_files:
         page = (built_site / _html_of(d.source_page(f))).read_text(encoding="utf-8")
         shown = {int(m.group(1)): html.unescape(re.sub(r"<[^>]+>", "", m.group(2))) for m in line.finditer(page)}

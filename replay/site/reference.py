@@ -197,7 +197,6 @@ def source_page(d: SiteData, path: str) -> str:
     lines = highlighted_lines(code)
     ranges = {i.line: i for i in d.impls.values() if i.file == path}
     ends = {i.end_line for i in ranges.values()}
-    width = len(str(len(lines)))
     out = ["---", f"title: {path}", "search:", "  exclude: true", "---", "", f"# `{path}`", ""]
     module = path[:-3].replace("/", ".").removesuffix(".__init__") if path.startswith("replay/") else None
     facts = [f"{len(lines)} lines"]
@@ -227,8 +226,7 @@ def source_page(d: SiteData, path: str) -> str:
             i = ranges[n]
             rows.append(f'<span class="src-range" id="L{n}-L{i.end_line}" '
                         f'title="{html.escape(i.name)}: {" ".join(i.clauses)}">')
-        rows.append(f'<span class="src-line" id="L{n}"><a class="src-ln" href="#L{n}">{n:>{width}}</a>'
-                    f'{frag or " "}</span>')
+        rows.append(f'<span id="L{n}"><a href="#L{n}">{n}</a>{frag or " "}</span>')  # styled by id: 28,000 lines
         if n in ends:
             rows.append("</span>")
     out += [raw_block('<div class="src-listing highlight"><pre><code>' + "\n".join(_join_ranges(rows))
