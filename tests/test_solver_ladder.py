@@ -84,6 +84,12 @@ def test_the_top_budget_plays_the_first_deals_only():
     c = L.curve(plan, 1, got, p)
     assert c[-1]["subset"] and c[-1]["deals"] == 2 and c[-1]["won"] == 1
     assert [r["budget"] for r in L.row_results(plan, 1, got, p)] == [10, 10, 10, 10]  # the summary: all deals
+    # the first deals all settled below the top: the row stops at the ladder's ceiling with deals open, not
+    # "settled" (the committed table's exiles row said settled with 11 of 200 open)
+    got = records(rec("exiles", 1, 10, "won", 104), rec("exiles", 2, 10, "unwinnable"),
+                  rec("exiles", 3, 10, "unknown"), rec("exiles", 4, 10, "unknown"))
+    p = L.row_progress(plan, 1, got, 0.0)
+    assert (p.budget, p.stopped, p.complete) == (None, "ceiling", [10])
 
 
 def test_a_configuration_is_checked():

@@ -325,6 +325,8 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
     prev: dict[int, int] | None = None  # open deal -> its cards home at the rung below
     for k, budget in enumerate(rungs):
         chosen = rung_seeds(plan, seed, budget)
+        if open_ and not any(s in chosen for s in open_):  # the top rung's first deals are all settled
+            return Progress(None, [], complete, "ceiling")
         open_ = [s for s in open_ if s in chosen]
         if not open_:
             return Progress(None, [], complete, "settled")
