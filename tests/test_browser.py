@@ -14,7 +14,7 @@ import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -65,6 +65,19 @@ def chromium() -> str:
     except ImportError:
         pytest.fail("the playwright package is missing: pip install -e '.[test]'")
     return path
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Any]:
+    """Headless Chromium for a module's tests (each opens its own contexts and pages)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 class _Quiet(SimpleHTTPRequestHandler):

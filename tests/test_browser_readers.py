@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 
 from replay.corpus.loader import default_corpus
-from tests.test_browser import ARGS, ARTIFACTS, TIMEOUT, chromium, server  # noqa: F401 - fixtures
+from tests.test_browser import ARTIFACTS, TIMEOUT, browser, chromium, server  # noqa: F401 - fixtures
 from tests.test_site import built_site  # noqa: F401 - the session's build
 
 pytestmark = pytest.mark.browser
@@ -38,23 +38,13 @@ CONTRAST_JS = """
 """
 
 
-@pytest.fixture(scope="module")
-def browser(chromium: str) -> Iterator[Any]:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     width = request.param
     phone = width < 600
+    ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=phone, has_touch=phone,
                                   device_scale_factor=1)
     context.set_default_timeout(TIMEOUT)

@@ -19,12 +19,11 @@ would leave 127.0.0.1 is refused.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.test_browser import ARGS, TIMEOUT, chromium, server  # noqa: F401 - the shared fixtures
+from tests.test_browser import TIMEOUT, browser, chromium, server  # noqa: F401 - the shared fixtures
 from tests.test_site import built_site  # noqa: F401 - the session's build
 
 pytestmark = pytest.mark.browser
@@ -104,18 +103,6 @@ def axe_source() -> str:
         return source()
     except Unavailable as e:
         pytest.fail(f"axe-core: {e}")
-
-
-@pytest.fixture(scope="module")
-def browser(chromium: str) -> Iterator[Any]:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def open_page(browser: Any, server: str, path: str, ready: str | None, scheme: str,  # noqa: F811
