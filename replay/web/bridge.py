@@ -37,7 +37,8 @@ from replay.log.play import dumps, in_order, new_log
 from replay.log.report import report_lines
 from replay.play.moves import not_now, short_form, verdict
 from replay.play.session import Session
-from replay.web.calls import Refused, answers as _answers, json_object as _object, text as _text, whole as _whole
+from replay.web.calls import Refused, answers as _answers, error as _error, json_object as _object, text as _text
+from replay.web.calls import whole as _whole
 
 #: what ``meta.source`` says of a game dealt on the page
 SOURCE = "the rules site's Play page"
@@ -254,10 +255,6 @@ def _problem(report: Any) -> dict[str, Any] | None:
     if c is not None:
         out["clause_game"], out["language"] = c.game, c.language
     return out
-
-
-def _error(lines: list[str], problem: dict[str, Any] | None = None) -> str:
-    return json.dumps({"ok": False, "error": lines, "problem": problem}, ensure_ascii=False)
 
 
 __all__ = ["start", "new_game", "open_log", "send", "redo", "follow", "between", "pick", "view", "state"]
