@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from replay.engine import cards as C
 from replay.engine.game import Game, Table
 from replay.games import create
 from replay.solver.search import UNKNOWN, WON, Budget, profile_for, proof_name, solve
@@ -123,6 +124,33 @@ def check_against_search(game: Game, positions: Iterable[Table], proofs: tuple[P
 
 
 # ----------------------------------------------------------------------------- cut-down positions
+
+
+def end_game(game: Game, seed: int, rng: random.Random, heights: tuple[int, ...], piles: int = 3,
+             in_the_stock: bool = False) -> Table:
+    """A position of the last pass near the end, from deal ``seed``'s foundations: each suit's ace foundation
+    built up and its king foundation built down to a height drawn from ``heights``, the cards left spread at
+    random over ``piles`` random tableau piles and the stock (or, ``in_the_stock``, all in the stock, before
+    the first deal of the pass)."""
+    t = game.new_table(game.deck_from_seed(seed))
+    for i, role in enumerate(game.roles):
+        if role != "foundation":
+            t.piles[i] = []
+    rest = []
+    for f in game.foundations:
+        suit, up = t.fsuit[f], game.fdir[f] > 0
+        height = rng.choice(heights)
+        ranks = range(height) if up else range(12, 12 - height, -1)
+        t.piles[f] = [C.make(r, suit) for r in ranks]
+        rest += [C.make(r, suit) for r in range(13) if r not in ranks]
+    rng.shuffle(rest)
+    tableau = game.by_role["tableau"]
+    places = [] if in_the_stock else [tableau[i] for i in rng.sample(range(len(tableau)), piles)]
+    places.append(game.stock)
+    for card in rest:
+        t.piles[rng.choice(places)].append(card)
+    t.passes, t.rounds = game.setup.max_passes, 0 if in_the_stock else 1
+    return t
 
 
 def walk_to(game: Game, seed: int, stop: Callable[[Table], bool], eager: float = 0.9, cap: int = 3000) -> Table | None:

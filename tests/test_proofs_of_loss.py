@@ -13,13 +13,12 @@ import random
 
 import pytest
 
-from replay.engine import cards as C
 from replay.games import create
 from replay.games import exiles as EX
 from replay.games import printex_frame as PF
 from replay.solver.search import profile_for
 from tests.proof_checks import (before_the_end, check_against_search, check_won_lines, end_positions, proofs_of,
-                                in_the_last_pass_with, walk_to, won_deals)
+                                end_game, in_the_last_pass_with, walk_to, won_deals)
 
 #: won deals asked per form (the first ones of the data file)
 SAMPLE = 1
@@ -54,24 +53,8 @@ def _printex_end_game(game, rng: random.Random, piles: int = 3, in_the_stock: bo
     """A position of the third laying-out near the end, from a real deal's cards: each suit's ace foundation
     built up and its king foundation built down to random heights, the cards left on ``piles`` random
     piles and the stock (or, ``in_the_stock``, all in the stock before the first deal of the laying-out)."""
-    t = game.new_table(game.deck_from_seed(rng.randrange(1, 10_000)))
-    for i, role in enumerate(game.roles):
-        if role != "foundation":
-            t.piles[i] = []
-    rest = []
-    for f in game.foundations:
-        suit, up = t.fsuit[f], game.fdir[f] > 0
-        height = rng.choice((10, 11, 12, 13, 13, 13, 13, 13, 13, 13))
-        ranks = range(height) if up else range(12, 12 - height, -1)
-        t.piles[f] = [C.make(r, suit) for r in ranks]
-        rest += [C.make(r, suit) for r in range(13) if r not in ranks]
-    rng.shuffle(rest)
-    tableau = game.by_role["tableau"]
-    places = [game.stock] if in_the_stock else [tableau[i] for i in rng.sample(range(len(tableau)), piles)] + [game.stock]
-    for card in rest:
-        t.piles[rng.choice(places)].append(card)
-    t.passes, t.rounds = game.setup.max_passes, 0 if in_the_stock else 1
-    return t
+    return end_game(game, rng.randrange(1, 10_000), rng, (10, 11, 12, 13, 13, 13, 13, 13, 13, 13), piles,
+                    in_the_stock)
 
 
 @pytest.mark.parametrize("variants, rulings", [((), {}), ((), {"frame": "rect-16"}),

@@ -16,6 +16,7 @@ import pytest
 from replay.engine import cards as C
 from replay.games import create
 from replay.solver.search import UNKNOWN, UNWINNABLE, WON, Budget, Profile, position_key, profile_for, solve
+from tests.proof_checks import end_game
 
 
 def _exhaustively_won(game, table, limit=60_000):
@@ -133,24 +134,7 @@ def test_a_proof_at_the_root_answers_without_search():
 def _last_pass_end_game(game, rng: random.Random, piles: int = 3):
     """A position of the last pass near the end: each suit's ace foundation built up and its king foundation
     built down to random heights, the cards left (a few) spread over ``piles`` random piles and the stock."""
-    t = game.new_table(game.deck_from_seed(0))
-    for i, role in enumerate(game.roles):
-        if role != "foundation":
-            t.piles[i] = []
-    rest = []
-    for f in game.foundations:
-        suit, up = t.fsuit[f], game.fdir[f] > 0
-        height = rng.choice((10, 11, 12, 13, 13, 13, 13, 13))
-        ranks = range(height) if up else range(12, 12 - height, -1)
-        t.piles[f] = [C.make(r, suit) for r in ranks]
-        rest += [C.make(r, suit) for r in range(13) if r not in ranks]
-    rng.shuffle(rest)
-    tableau = game.by_role["tableau"]
-    places = [tableau[i] for i in rng.sample(range(len(tableau)), piles)] + [game.stock]
-    for card in rest:
-        t.piles[rng.choice(places)].append(card)
-    t.passes, t.rounds = game.setup.max_passes, 1
-    return t
+    return end_game(game, 0, rng, (10, 11, 12, 13, 13, 13, 13, 13), piles)
 
 
 @pytest.mark.parametrize("game_id, variants, rulings", [
