@@ -40,9 +40,11 @@ def cache_dir() -> Path | None:
     return Path(user_cache_dir("replay", appauthor=False))
 
 
-def files_hash(root: Path, salt: bytes = b"") -> str:
+def files_hash(root: Path, salt: bytes = b"", skip: tuple[str, ...] = ()) -> str:
     """SHA-256 of ``salt`` and every file under ``root`` (names and bytes, in name order: the order of their
-    paths' parts, as ``sorted(root.rglob("*"))`` has them).
+    paths' parts, as ``sorted(root.rglob("*"))`` has them), but those in a directory named in ``skip`` or
+    whose name ends with one of its entries (``("__pycache__", ".pyc")``: a package's sources, not what
+    importing it writes).
 
     Every start of a command that plays a game computes it (the key of the cached edition), so the tree is
     walked with :func:`os.scandir` rather than :mod:`pathlib` (a third of the time), the same files in the
@@ -51,6 +53,8 @@ def files_hash(root: Path, salt: bytes = b"") -> str:
     """
     h = hashlib.sha256(salt)
     for parts in sorted(_files(str(root), ())):
+        if skip and (parts[-1].endswith(skip) or any(p in skip for p in parts[:-1])):
+            continue
         path = os.path.join(root, *parts)
         try:
             with open(path, "rb") as fh:

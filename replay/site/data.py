@@ -133,24 +133,12 @@ class Example:
 
 def code_fingerprint(corpus: Path) -> str:
     """SHA-256 of what a viewer is made from besides its log: the package's files (its code, the viewer's
-    script, the drawing) and the corpus's (the clauses quoted and linked)."""
-    import hashlib
-    import os
-
+    script, the drawing; not what importing it writes) and the corpus's (the clauses quoted and linked)."""
     import replay
+    from replay.corpus.files import files_hash
 
-    h = hashlib.sha256()
-    for top in (Path(replay.__file__).resolve().parent, corpus.resolve()):
-        for folder, dirs, names in sorted(os.walk(top)):
-            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = os.path.join(folder, name)
-                with open(path, "rb") as fh:
-                    data = fh.read()
-                h.update(os.path.relpath(path, top).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()
+    package = files_hash(Path(replay.__file__).resolve().parent, skip=("__pycache__", ".pyc", ".pyo"))
+    return files_hash(corpus.resolve(), package.encode())
 
 
 def find_examples(root: Path) -> list[Example]:
