@@ -92,6 +92,55 @@ def test_the_top_budget_plays_the_first_deals_only():
     assert (p.budget, p.stopped, p.complete) == (None, "ceiling", [10])
 
 
+def test_a_probe_tries_a_rung_on_the_first_open_deals_and_stops_the_row_where_it_settles_none():
+    plan = L.RowPlan(Form("exiles"), 6, (10, 100, 1000), probe=2)
+    got = records(rec("exiles", 1, 10, "won", 104), *(rec("exiles", s, 10, "unknown", 40) for s in (2, 3, 4, 5, 6)))
+    p = L.row_progress(plan, 1, got, 0.0)
+    assert (p.budget, p.todo) == (100, [2, 3])  # the probe: the first two open deals, not the first two seeds
+    got.update(records(rec("exiles", 2, 100, "unknown", 45)))
+    assert L.row_progress(plan, 1, got, 0.0).todo == [3]  # half a probe: the rest of it
+    got.update(records(rec("exiles", 3, 100, "unwinnable", 30)))
+    p = L.row_progress(plan, 1, got, 0.0)
+    assert (p.budget, p.todo) == (100, [4, 5, 6])  # it settled one: the rest of the open deals play the rung
+    got.update(records(*(rec("exiles", s, 100, "unknown", 50) for s in (4, 5, 6))))
+    p = L.row_progress(plan, 1, got, 0.0)
+    assert (p.budget, p.todo) == (1000, [2, 4])  # the next rung's probe
+    got.update(records(rec("exiles", 2, 1000, "unknown", 60), rec("exiles", 4, 1000, "unknown", 70)))
+    p = L.row_progress(plan, 1, got, 0.0)  # settled none: the row stops, deals 5 and 6 are not played there
+    assert (p.budget, p.stopped, p.complete, p.probe) == (None, "steady", [10, 100], (1000, [2, 4]))
+    c = L.curve(plan, 1, got, p)
+    assert [(x["budget"], x["deals"], x.get("probe", False)) for x in c] == [(10, 6, False), (100, 6, False),
+                                                                             (1000, 2, True)]
+    assert c[-1]["subset"] and c[-1]["mean_home"] == 65 and c[-1]["results"] == "??"
+    # the summary the page reads stays at the last rung every open deal played
+    assert [r["budget"] for r in L.row_results(plan, 1, got, p)] == [10, 100, 100, 100, 100, 100]
+    # a probe no smaller than the open deals is the rung itself
+    small = L.RowPlan(Form("exiles"), 6, (10, 100, 1000), probe=5)
+    p = L.row_progress(small, 1, got, 0.0)
+    assert (p.budget, p.todo) == (1000, [5, 6])
+
+
+def test_a_game_may_play_more_deals_than_the_others():
+    c = config(deals_for=(("exiles", 8),), probe=3)
+    rows = {p.label: p for p in L.plans(c)}
+    assert rows["exiles"].deals == 8 and rows["exiles"].probe == 3
+    assert rows["napoleons-square"].deals == 4
+    assert L.Config.from_dict(c.as_dict()) == c
+    assert c.as_dict()["deals_for"] == {"exiles": 8}
+    # a journal's configuration written before the two existed reads back equal
+    assert "probe" not in config().as_dict() and L.Config.from_dict(config().as_dict()) == config()
+    assert "at least 1" in L.check_config(config(deals_for=(("exiles", 0),)))
+    assert "probe" in L.check_config(config(probe=-1))
+    assert "budget of the ladder" in L.check_config(config(probe=2, probe_from=50))
+    assert "with a probe" in L.check_config(config(probe_from=100))
+    # from a budget up only: below it the rung plays every open deal at once
+    plan = L.RowPlan(Form("exiles"), 6, (10, 100, 1000), probe=2, probe_from=1000)
+    got = records(*(rec("exiles", s, 10, "unknown") for s in range(1, 7)))
+    assert L.row_progress(plan, 1, got, 0.0).todo == [1, 2, 3, 4, 5, 6]
+    got.update(records(*(rec("exiles", s, 100, "unknown") for s in range(1, 7))))
+    assert L.row_progress(plan, 1, got, 0.0).todo == [1, 2]
+
+
 def test_a_configuration_is_checked():
     assert L.check_config(config()) is None
     assert "rising" in L.check_config(config(ladder=(100, 10)))

@@ -292,6 +292,15 @@ def register(app: typer.Typer) -> None:
                                           help="(--table) A last budget past the ladder, played on each form's "
                                                "first --top-deals deals, those still open."),
         top_deals: int = typer.Option(0, "--top-deals", metavar="N", help="(--table) Deals a form plays at --top."),
+        probe: int = typer.Option(0, "--probe", metavar="N",
+                                  help="(--table) Try each budget above the first on a row's first N open deals "
+                                       "before the rest; a row whose probe it settles none of stops there."),
+        probe_from: Optional[int] = typer.Option(None, "--probe-from", metavar="N",
+                                                 help="(--table) The lowest budget of the ladder the probe "
+                                                      "applies to (by default the second)."),
+        deals_for: List[str] = typer.Option([], "--deals-for", metavar="GAME=N", autocompletion=complete.games,
+                                            help="(--table) Deals for this game's forms instead of --deals "
+                                                 "(repeatable)."),
         steady: float = typer.Option(1.0, "--steady", metavar="CARDS",
                                      help="(--table) A row stops climbing when a budget settles none of its open "
                                           "deals and raises their mean cards home by less than this (0: never)."),
@@ -357,6 +366,7 @@ def register(app: typer.Typer) -> None:
                  "--scheduler": scheduler is not None, "--nodes": nodes is not None, "--seconds": seconds is not None,
                  "--ladder": ladder is not None, "--ruling-ceiling": ruling_ceiling is not None,
                  "--top": top is not None, "--top-deals": top_deals != 0, "--steady": steady != 1.0,
+                 "--probe": probe != 0, "--probe-from": probe_from is not None, "--deals-for": bool(deals_for),
                  "--journal": journal is not None,
                  "--method": method is not Method.portfolio,
                  "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
@@ -365,6 +375,7 @@ def register(app: typer.Typer) -> None:
                          ("--assemble", set()) if assemble is not None else
                          ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--ladder",
                                       "--ruling-ceiling", "--top", "--top-deals", "--steady", "--journal",
+                                      "--probe", "--probe-from", "--deals-for",
                                       "--method", "--no-greedy", "--only", "--merge-into"}) if table else
                          ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
                                    "--seconds", "--method", "--no-greedy", "--format", "--json"}))
@@ -450,11 +461,23 @@ def register(app: typer.Typer) -> None:
                     if ladder is not None else LD.LADDER
             except ValueError:
                 fail(f"--ladder {ladder!r}: give budgets in positions, separated by commas (100000,1000000)")
+            per_game: dict[str, int] = {}
+            for item in deals_for:
+                g, sep, n = item.partition("=")
+                if not sep or not n.strip().isdigit():
+                    fail(f"--deals-for {item!r}: give GAME=N (e.g. exiles=800)")
+                if g not in MODULES:
+                    fail(f"--deals-for: unknown game {g!r} (known: {', '.join(MODULES)})", 2)
+                per_game[g] = int(n)
+                if per_game[g] < 1 or seed + per_game[g] - 1 > 2**64 - 1:
+                    fail(f"--deals-for {item!r}: N must be at least 1, and SEED+N-1 below 2^64")
             config = LD.Config(seed=seed, deals=deals, ruling_deals=ruling_deals, ladder=steps,
                                ruling_ceiling=ruling_ceiling if ruling_ceiling is not None else
                                max([b for b in steps if b <= LD.RULING_CEILING], default=steps[0]),
                                top=top, top_deals=top_deals, method=method.value, greedy=not no_greedy,
-                               steady_cards=steady, games=tuple(sorted(set(only))))
+                               steady_cards=steady, games=tuple(sorted(set(only))), probe=probe,
+                               probe_from=probe_from or 0,
+                               deals_for=tuple(sorted(per_game.items())))
             problem = LD.check_config(config)
             if problem:
                 fail(f"--table: {problem}")
@@ -469,7 +492,9 @@ def register(app: typer.Typer) -> None:
                 fail(f"cannot read {merge_into}: {e}")
             command = _command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed, ladder=",".join(map(str, steps)),
                                ruling_ceiling=config.ruling_ceiling, top=top, top_deals=top_deals or None,
-                               steady=steady if steady != 1.0 else None, method=method.value, workers=workers,
+                               steady=steady if steady != 1.0 else None, probe=probe or None, probe_from=probe_from,
+                               deals_for=[f"{g}={n}" for g, n in sorted(per_game.items())],
+                               method=method.value, workers=workers,
                                scheduler=scheduler, no_greedy=no_greedy, only=list(only), merge_into=merge_into,
                                journal=jpath, out=out)
             try:

@@ -4,9 +4,13 @@ Every deal of a row is first played at the ladder's lowest budget (``--ladder``,
 10^7 positions); a deal the player neither won nor proved lost is played again from the start at the next
 budget, and so on up to the row's ceiling.  Easy deals cost little, and the budget goes to the deals that
 need it.  A row's open deals stop climbing early when the last rung settled none of them and raised their
-mean cards home by less than ``steady_cards`` (the search has stopped finding anything: "steady").  Past
-the ceiling, a last rung (``--top``) may be played on the first ``top_deals`` deals of each form only,
-to show where a form still climbing is going.
+mean cards home by less than ``steady_cards`` (the search has stopped finding anything: "steady").  With a
+``probe`` of N deals, a rung above the first (from ``probe_from`` up) is tried on a row's first N open deals before the rest: if it
+settles none of them, the row stops there ("steady", the probe a subset point of its curve), so an
+expensive rung is paid for only where it settles deals.  Past the ceiling, a last rung (``--top``) may be
+played on the first ``top_deals`` deals of each form only, to show where a form still climbing is going.
+``deals_for`` gives a game more (or fewer) deals than ``deals`` (a rate near one half needs some 400 settled
+deals for an interval 10 points wide).
 
 The run is **resumable**: the per-deal results go to a journal (JSON lines, one result appended and
 synced at a time, so a run killed at any moment loses at most the deals in flight), and a run started
@@ -62,6 +66,8 @@ class RowPlan:
     rungs: tuple[int, ...]
     top: int | None = None
     top_deals: int = 0
+    probe: int = 0  #: a rung above the first is tried on this many open deals first (0: on all at once)
+    probe_from: int = 0  #: the lowest budget the probe applies to (0: every rung above the first)
 
     @property
     def label(self) -> str:
@@ -74,7 +80,8 @@ class RowPlan:
         """Two plans of one form (a relative's rules that are a game's own defaults): the larger of each."""
         rungs = self.rungs if len(self.rungs) >= len(other.rungs) else other.rungs
         top = self.top or other.top
-        return RowPlan(self.form, max(self.deals, other.deals), rungs, top, max(self.top_deals, other.top_deals))
+        return RowPlan(self.form, max(self.deals, other.deals), rungs, top, max(self.top_deals, other.top_deals),
+                       max(self.probe, other.probe), max(self.probe_from, other.probe_from))
 
 
 @dataclass(frozen=True)
@@ -92,17 +99,28 @@ class Config:
     greedy: bool
     steady_cards: float
     games: tuple[str, ...] = ()
+    probe: int = 0
+    probe_from: int = 0
+    deals_for: tuple[tuple[str, int], ...] = ()  #: (game, deals) for the games that play other than ``deals``
 
     def as_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["ladder"], d["games"] = list(self.ladder), list(self.games)
+        d["deals_for"] = dict(self.deals_for)
+        if not self.probe and not self.probe_from and not self.deals_for:  # as a journal begun before them
+            del d["probe"], d["probe_from"], d["deals_for"]
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Config":
         d = dict(d)
         d["ladder"], d["games"] = tuple(d["ladder"]), tuple(d.get("games", ()))
+        d["deals_for"] = tuple(sorted((str(g), int(n)) for g, n in (d.get("deals_for") or {}).items()))
         return cls(**d)
+
+    def deals_of(self, game: str) -> int:
+        """The deals a form of ``game`` plays."""
+        return dict(self.deals_for).get(game, self.deals)
 
 
 def check_config(c: Config) -> str | None:
@@ -117,8 +135,12 @@ def check_config(c: Config) -> str | None:
         return f"the top budget {c.top:,} must be above the ladder's last, {c.ladder[-1]:,}"
     if c.top_deals < 0 or (c.top is not None and c.top_deals == 0):
         return "the top budget needs a number of deals to play at it (1 or more)"
-    if c.deals < 1 or c.ruling_deals < 1:
+    if c.deals < 1 or c.ruling_deals < 1 or any(n < 1 for _, n in c.deals_for):
         return "the deals per form and per reading must be at least 1"
+    if c.probe < 0:
+        return "the probe is a number of deals, 0 or more"
+    if c.probe_from and (c.probe_from not in c.ladder or not c.probe):
+        return f"the probe's first budget {c.probe_from:,} must be a budget of the ladder, with a probe"
     if c.steady_cards < 0:
         return "the steady threshold is a number of cards, 0 or more"
     return None
@@ -141,11 +163,12 @@ def plans(c: Config) -> list[RowPlan]:
 
     for f in forms():
         if not games or f.game in games:
-            add(RowPlan(f, c.deals, whole, top, c.top_deals))
+            add(RowPlan(f, c.deals_of(f.game), whole, top, c.top_deals, c.probe, c.probe_from))
     for rel in relative_forms():
         if not games or rel.form.game in games:
-            add(RowPlan(rel.form, c.deals, whole, top, c.top_deals))  # a form of the page's answers: as many deals
-            add(RowPlan(Form(rel.form.game), c.deals, whole))
+            n = c.deals_of(rel.form.game)  # a form of the page's answers: as many deals
+            add(RowPlan(rel.form, n, whole, top, c.top_deals, c.probe, c.probe_from))
+            add(RowPlan(Form(rel.form.game), n, whole, probe=c.probe, probe_from=c.probe_from))
     for f, default, *_ in ruling_forms():
         if not games or f.game in games:
             add(RowPlan(f, c.ruling_deals, ruled))
@@ -303,6 +326,7 @@ class Progress:
     todo: list[int]
     complete: list[int] = dataclasses.field(default_factory=list)
     stopped: str | None = None
+    probe: tuple[int, list[int]] | None = None  #: (budget, deals) of a probe that settled none and stopped the row
 
 
 def rung_seeds(plan: RowPlan, seed: int, budget: int) -> range:
@@ -318,7 +342,8 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
 
     A rung plays the row's deals still open (at the top rung, those among its first ``top_deals``); the row
     stops when no deal is open, at its last rung, or when a rung above the first settled none of the open
-    deals and raised their mean cards home by less than ``steady_cards``."""
+    deals and raised their mean cards home by less than ``steady_cards``, or when the row's ``probe`` (its
+    first open deals, played at a rung above the first before the rest) settled none of them there."""
     open_ = list(range(seed, seed + plan.deals))
     rungs = plan.all_rungs()
     complete: list[int] = []
@@ -330,6 +355,13 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
         open_ = [s for s in open_ if s in chosen]
         if not open_:
             return Progress(None, [], complete, "settled")
+        if k and plan.probe and budget >= plan.probe_from and budget in plan.rungs and len(open_) > plan.probe:
+            sample = open_[:plan.probe]
+            todo = [s for s in sample if (plan.label, s, budget) not in records]
+            if todo:
+                return Progress(budget, todo, complete)
+            if all(records[(plan.label, s, budget)]["status"] == "unknown" for s in sample):
+                return Progress(None, [], complete, "steady", (budget, sample))
         todo = [s for s in open_ if (plan.label, s, budget) not in records]
         if todo:
             return Progress(budget, todo, complete)
@@ -389,6 +421,13 @@ def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Pr
         if b not in plan.rungs:
             point["subset"] = True
         out.append(point)
+    if prog.probe is not None:
+        b, sample = prog.probe
+        got = [records[(plan.label, s, b)] for s in sample]
+        out.append({"budget": b, "deals": len(got), "played": len(got), "won": 0, "unwinnable": 0,
+                    "unknown": len(got), "mean_home": round(sum(r["home"] for r in got) / len(got), 3),
+                    "cpu": round(sum(r.get("cpu", 0.0) for r in got), 2), "results": CODE["unknown"] * len(got),
+                    "subset": True, "probe": True})
     return out
 
 
@@ -710,9 +749,12 @@ def assemble(journal: Journal) -> dict[str, Any]:
         "workers": max((x.get("workers", 1) for x in sessions), default=1),
         "budget": {"ladder": list(config.ladder), "ruling_ceiling": config.ruling_ceiling, "top": config.top,
                    "top_deals": config.top_deals, "steady_cards": config.steady_cards, "method": config.method,
+                   **({"probe": config.probe, "probe_from": config.probe_from or config.ladder[min(1, len(config.ladder) - 1)]}
+                      if config.probe else {}),
                    "note": "position budgets make every result reproducible on any machine"},
         "seed": config.seed,
         "deals": config.deals,
+        **({"deals_for": dict(config.deals_for)} if config.deals_for else {}),
         "ruling_deals": config.ruling_deals,
         "complete": all(pr.budget is None for pr in prog.values()),
         "wall_seconds": round(sum(x.get("wall_seconds", 0.0) for x in sessions), 1),

@@ -128,6 +128,27 @@ def ladder_text(budget: dict[str, Any]) -> str:
     return out
 
 
+def probe_text(budget: dict[str, Any]) -> str:
+    """The probe in words, or nothing."""
+    n = budget.get("probe")
+    if not n:
+        return ""
+    start = budget.get("probe_from")
+    which = f"Each budget from {start:,} up" if start else "Each budget above the first"
+    return (f"{which} is tried first on a row's first {n:,} open deals; a row whose probe it "
+            "settles none of stops there (*steady*), and the probe is shown in the curves as a point of its own, "
+            "so the largest budgets go only where they settle deals. ")
+
+
+def deals_text(data: dict[str, Any]) -> str:
+    """How many deals each game and variant plays, in words."""
+    more = data.get("deals_for") or {}
+    out = f"{data['deals']:,} deals for each game and variant and for each relative's rules"
+    if more:
+        out += " (" + ", ".join(f"{GAME_TITLES.get(g, g)}: {n:,}" for g, n in sorted(more.items())) + ")"
+    return out
+
+
 def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, command: str = PAGE_COMMAND) -> str:
     budget = data["budget"]
     forms = data["forms"]
@@ -144,8 +165,8 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
     w("")
     method = budget.get("method")
     w(f"* **Deals.** Seeds {data['seed']}, {data['seed'] + 1}, … through `game.deck_from_seed(seed)` (a "
-      f"documented SplitMix64 shuffle of two packs): {data['deals']:,} deals for each game and variant and for "
-      f"each relative's rules, {data['ruling_deals']:,} for each ruling reading. A ruling reading and a relative's "
+      f"documented SplitMix64 shuffle of two packs): {deals_text(data)}, {data['ruling_deals']:,} for each ruling "
+      f"reading. A ruling reading and a relative's "
       "rules are played on the same seeds as the default, so the difference is paired.")
     w(f"* **Solver.** " + (f"The search `{method}`" if method else "A depth-first search") + " on the engine's own "
       "legal-move list. It reports *won* (with the winning line, replayed through the engine), *unwinnable* "
@@ -160,6 +181,7 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
       + (f"A row whose deals a budget settles none of, and brings on average fewer than "
          f"{budget['steady_cards']:g} more cards home, stops climbing (*steady*). " if budget.get("steady_cards")
          else "")
+      + probe_text(budget)
       + "A position budget makes every figure reproducible on any machine.")
     w("* **Greedy player.** A deterministic baseline: it plays a card to a foundation when it can, makes the "
       "moves the rules impose (fill, tuck), then a move that empties a pile, takes a card off the talon or "
@@ -295,7 +317,8 @@ def _curves(data: dict[str, Any]) -> str:
     for r in rows:
         for p in r["curve"]:
             n = max(p["deals"], 1)
-            deals = f"{p['deals']:,}" + (" (the first)" if p.get("subset") else "")
+            deals = f"{p['deals']:,}" + (" (the probe: the first open)" if p.get("probe") else
+                                         " (the first)" if p.get("subset") else "")
             out.append(f"    | {form_title(r)} | {sup(p['budget'])} | {deals} | {p['won']} ({100 * p['won'] / n:.1f}%) | "
                        f"{p['unwinnable']} ({100 * p['unwinnable'] / n:.1f}%) | {p['unknown']} | "
                        f"{p['mean_home']:.1f} | {p['cpu']:,.0f} |")
