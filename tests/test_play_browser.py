@@ -313,6 +313,36 @@ def test_napoleons_square_and_a_log_continued(play: Any, server: str, built_site
     assert not play.left, play.left
 
 
+def test_the_search_index_is_fetched_when_the_search_is_opened_and_the_search_then_finds(play: Any,
+                                                                                          server: str) -> None:  # noqa: F811
+    """The Play page holds the theme's request for the site search's index (replay/web/static/search-later.js)
+    until the search is opened; then the search works as on any page."""
+    before = len(play.requests)
+    play.goto(f"{server}play/zwarta-kolumna/?seed=3")
+    loaded(play)
+    fetched = lambda: [u for u in play.requests[before:] if u.split("?")[0].endswith("/search/search_index.json")]  # noqa: E731
+    assert not fetched(), "the Play page fetched the search index before the search was opened"
+    box = play.locator("input.md-search__input")
+    box.click()
+    play.wait_for_function("() => { const m = document.querySelector('.md-search-result__meta');"
+                           " return m && m.textContent.trim() && !/initializ/i.test(m.textContent); }",
+                           timeout=LOAD)
+    assert len(fetched()) == 1
+    box.fill("koszulką")
+    box.press("End")
+    play.locator(".md-search-result__item").first.wait_for()
+    hrefs = play.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    assert any("/games/zwarta-kolumna/" in h for h in hrefs), hrefs[:10]
+    play.keyboard.press("Escape")
+    # on a page that is not a Play page, the theme fetches it at load as it always does
+    before = len(play.requests)
+    play.goto(f"{server}games/exiles/")
+    play.wait_for_function("() => { const m = document.querySelector('.md-search-result__meta');"
+                           " return m && m.textContent.trim() && !/initializ/i.test(m.textContent); }")
+    assert len(fetched()) == 1
+    assert not play.errors, play.errors
+
+
 def test_no_request_left_127_0_0_1_and_the_runtime_came_from_the_site(play: Any) -> None:
     runtime = [u for u in play.requests if "/assets/pyodide/" in u]
     assert {u.rsplit("/", 1)[-1] for u in runtime} >= {"pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",

@@ -267,6 +267,31 @@ def test_the_search_index_holds_every_spelling_and_splits_like_lunr_would(built_
         assert any(loc.startswith("games/") for loc in words[word]), f"{word!r} is not indexed on a game page"
 
 
+def test_what_the_site_repeats_is_in_the_search_index_once(built_site: Path) -> None:
+    """An ambiguity entry is indexed in the register, a text's provenance on the sources page, and the citation
+    sentence under every clause not at all: the game pages show them (in their clauses, their Provenance
+    section) without indexing them again, so the index every page fetches is not three copies of them."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    corpus = default_corpus()
+
+    def plain(t: str) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", t).split())
+
+    docs = [(d["location"], plain(d["text"])) for d in index["docs"]]
+    assert not [loc for loc, t in docs if "Cite this clause" in t]
+    for aid in ("amb-ex-build-on-packets", "amb-pf-frame", "amb-zk-deal-timing", "amb-ns-two-kings"):
+        problem = plain(corpus.ambiguities[aid].problem)[:60].split("`")[0]
+        where = {loc.split("#")[0] for loc, t in docs if problem in t}
+        assert where == {"ambiguities/"}, (aid, where)
+    for tid, text in corpus.texts.items():
+        summary = plain(text.provenance.summary)[:80].split("[")[0]
+        where = {loc.split("#")[0] for loc, t in docs if summary in t}
+        assert where == {"sources/"}, (tid, where)
+    # and the pages still show them
+    html = page(built_site, "games/exiles/").read_text(encoding="utf-8")
+    assert "Cite this clause" in html and 'id="provenance"' in html and "amb-ex-build-on-packets" in html
+
+
 def test_every_layout_is_drawn_and_every_example_replayed(built_site: Path) -> None:
     corpus = default_corpus()
     for lid in corpus.layouts:

@@ -67,7 +67,8 @@ def cite_line(d: SiteData, cid: str, link: Linker) -> str:
             + (f", <{where}>." if where else "."))
     lack = "" if where else (" *This build has no public address (mkdocs.yml sets no `site_url`): the "
                              "citation names the clause and the version, not a URL.*")
-    return (f'<p class="clause-cite" markdown>**Cite this clause:** {cite}{lack} '
+    # the same sentence under every clause: left out of the search index (the licence page says how to cite)
+    return (f'<p class="clause-cite" data-search-exclude="" markdown>**Cite this clause:** {cite}{lack} '
             f"([licence and how to cite]({link.to(LICENCE_PAGE, 'cite')}))</p>\n")
 
 

@@ -397,7 +397,9 @@ def clause_block(d: SiteData, c: Clause, link: Linker, seen_amb: dict[str, str],
         parts += [f"*Notes.* {link.prose(c.notes)}", "{ .clause-notes }", ""]
     parts += [implemented_by(d, c, link), tested_by(d, c, link)]
     for a in d.corpus.ambiguities_of_clause(c.id):
-        parts.append(ambiguity_callout(d, a, link, seen_amb.get(a.id)))
+        # in the search index once, in the register (each entry its own section there): not in every clause
+        callout = ambiguity_callout(d, a, link, seen_amb.get(a.id))
+        parts.append(f"<div data-search-exclude=\"\" markdown>\n\n{callout}\n</div>\n")
         seen_amb.setdefault(a.id, c.id)
     return "\n".join(parts) + "\n"
 
@@ -483,7 +485,8 @@ def game_page(d: SiteData, gid: str) -> str:
         f"- **Code** {n_impl} rule functions in [`{_game_module(gid)}`]({link.module(_game_module(gid))}) · "
         f"**Tests** {n_tests} tagged tests",
     ]
-    out += ["## Provenance", "", provenance_section(d, tid, link)]
+    # in the search index once, on the sources page (its #provenance-<text>): not again on every game of the text
+    out += ["## Provenance { data-search-exclude }", "", provenance_section(d, tid, link)]
     out += ["## Layout", "", layout_section(d, gid, link)]
     out += ["## Rulings", "",
             "What a log may switch, each between the readings of an entry of the "

@@ -306,6 +306,8 @@ def _widget(d: SiteData, gid: str, here: str, a: Assets) -> str:
             "</details>",
             "</form>", "</details>"]
     form, out = out, head
+    # a classic script inline, so that it runs before the theme's bundle (see the script's own comment)
+    out += [f'<script>{static("search-later.js").decode().strip()}</script>']
     out += [f'<div class="rp-loading" role="status"><progress max="{a.total}" value="0"></progress> '
             f'<span>The Python runtime is loading ({_mb(a.total)} from this site, once)…</span></div>',
             '<p class="rp-nowasm" hidden><strong>This browser cannot run the rule engine here</strong>: it has no '
