@@ -100,11 +100,11 @@ def on_page_content(html: str, page: Any, config: Any, files: Files, **kwargs: A
             continue
         html = html.replace(key, block, 1)
         if page.present_anchor_ids is not None:
-            page.present_anchor_ids.update(_ID.findall(block))
+            page.present_anchor_ids.update(q or u for q, u in _ID.findall(block))
     return html
 
 
-_ID = re.compile(r'\sid="([^"]+)"')
+_ID = re.compile(r'\sid=(?:"([^"]+)"|([^\s"\'=<>`]+))')  # quoted, or unquoted (a source listing's lines)
 
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
