@@ -312,6 +312,35 @@ def test_a_journal_of_other_code_is_refused_in_one_line(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args, says", [
+    (["--deals-for", "exiles"], "--deals-for 'exiles': give GAME=N"),
+    (["--deals-for", "exiles=x"], "--deals-for 'exiles=x': give GAME=N"),
+    (["--deals-for", "chess=9"], "--deals-for: unknown game 'chess'"),
+    (["--deals-for", "exiles=0"], "N must be at least 1"),
+    (["--probe", "-1"], "the probe is a number of deals, 0 or more"),
+    (["--probe", "2", "--probe-from", "5000"], "the probe's first budget 5,000 must be a budget of the ladder"),
+    (["--probe-from", "1000"], "with a probe"),
+])
+def test_the_probe_and_the_deals_per_game_are_refused_in_one_line_when_wrong(tmp_path, args, says):
+    from typer.testing import CliRunner
+
+    from replay.cli import app
+
+    r = CliRunner().invoke(app, ["stats", "--table", "--ladder", "100,1000", "--ruling-ceiling", "100", "-j", "1",
+                                 *args, "-o", str(tmp_path / "t.json")])
+    assert r.exit_code == 2 and says in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "t.json.journal").exists()
+
+
+def test_the_probe_does_nothing_outside_the_table(tmp_path):
+    from typer.testing import CliRunner
+
+    from replay.cli import app
+
+    r = CliRunner().invoke(app, ["stats", "exiles", "--probe", "3"])
+    assert r.exit_code == 2 and "--probe does nothing with GAME" in r.stderr
+
+
 # ----------------------------------------------------------------------------- workers
 
 
