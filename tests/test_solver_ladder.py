@@ -435,3 +435,11 @@ def test_a_row_is_settled_by_all_its_deals_not_by_the_top_rungs_subset():
     flat = {"curve": [point(10**5, 200, 0, 200, 66.0), point(10**6, 200, 0, 200, 66.4),
                       point(10**7, 10, 0, 10, 90.0, subset=True)], "stopped": "ceiling"}
     assert row_state(flat) == "steady"
+    # a row the probe stopped: said so, with the probe's budget and deals, not "steady" (its cards still rise)
+    from replay.solver.page import _reached
+
+    probed = {"curve": [point(10**5, 200, 0, 200, 66.0), point(10**6, 200, 0, 200, 78.2),
+                        {**point(10**7, 20, 0, 20, 89.0, subset=True), "probe": True}], "stopped": "steady",
+              "budget": {"nodes": 10**6}}
+    assert row_state(probed) == "probed: none settled"
+    assert _reached(probed) == "10⁶ (probed at 10⁷: none of 20 settled)"

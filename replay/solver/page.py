@@ -204,7 +204,8 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
     w("")
     w("*Won*: the share of the deals the solver won. *Budget reached*: the largest budget per deal every open "
       "deal of the row was played at, and how the row ended: *settled* (every deal won or proved lost), *steady* "
-      "(the last budget changed nothing) or *still climbing* (more search would settle more). *Cards home*: the "
+      "(the last budget changed nothing), *probed* (the next budget, tried on the row's first open deals, settled "
+      "none of them, so the rest were not played at it) or *still climbing* (more search would settle more). *Cards home*: the "
       "mean number of cards on the foundations (the eight bases included where the game lays them out first) in "
       "the best position the solver's search reached.")
     w("")
@@ -298,6 +299,9 @@ def _reached(r: dict[str, Any]) -> str:
     b = r.get("budget", {}).get("nodes")
     text = f"{sup(b)}" if b else "–"
     st = row_state(r)
+    probe = next((p for p in r.get("curve") or [] if p.get("probe")), None)
+    if probe is not None:
+        return f"{text} (probed at {sup(probe['budget'])}: none of {probe['deals']:,} settled)"
     return f"{text} ({'**still climbing**' if st == 'still climbing' else st})"
 
 
@@ -672,6 +676,8 @@ def row_state(row: dict[str, Any]) -> str:
     c = [p for p in row.get("curve") or [] if not p.get("subset")]
     if c and c[-1]["unknown"] == 0:
         return "settled"
+    if any(p.get("probe") for p in row.get("curve") or []):  # the next budget, tried on a few open deals, settled none
+        return "probed: none settled"
     if row.get("stopped") == "steady":
         return "steady"
     if len(c) >= 2:
