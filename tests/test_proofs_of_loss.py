@@ -135,3 +135,16 @@ def test_the_verdict_names_the_proof_that_settled_it():
                            "in the third laying-out at every position)")
     assert r.as_dict()["proved_by"] == r.proved_by
     assert solve(game, deck=game.deck_from_seed(seed), budget=Budget(nodes=5)).proved_by is None  # unknown
+
+
+def test_a_card_of_the_pack_may_be_married_from_the_talon_in_napoleons_square_proof():
+    """The table's winning line of Napoleon's Square seed 7 (first won at 10^7): the fixpoint proof once said
+    "3S in p1 can never reach a foundation" at two of its positions, for it left the cards of the pack out of
+    marriage onto the square, which they make from the talon they are turned onto."""
+    from replay.games.catalog import create
+    from tests.proof_checks import check_won_lines
+
+    game = create("napoleons-square", (), {})
+    got = check_won_lines("napoleons-square", game, [7], nodes=10_000_000)
+    assert got.deals == 1 and got.positions > 200
+    assert not got.fired, got.fired

@@ -344,7 +344,8 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
     * ``on_square``: it is ever a top card of the square, where another may be married onto it.  A
       packet card: when exposed.  A talon or pack card: it must be exposed and enter the square,
       into a space (a space must ever exist) or, from the talon under ``talon-to-square=allowed``, by
-      marriage onto a card on the square.
+      marriage onto a card on the square; a card of the pack too, for it is turned onto the talon (the
+      proof left pack cards out of marriage until the table's winning line of seed 7 showed it wrong).
     * ``leaves``: it leaves its place.  Home; or married onto another instance on the square (the card
       one above it, in suit under ``marriage-suit=in-suit``), not one beneath it in its own packet; or
       into a space when the rules let it (talon and pack cards always, square cards under
@@ -437,13 +438,13 @@ def a_card_that_can_never_come_home_loses(t: Table) -> str | None:
                 continue
             if not home[i] and (pred_on_foundation[i] or any(home[j] for j in preds[i] if j != i)):
                 home[i] = changed = True
-            if not on_square[i] and (place >= 0 or space or (
-                    place == -1 and talon_marries and any(on_square[j] for j in targets[i]))):
+            if not on_square[i] and (place >= 0 or space or (  # a card of the pack is turned onto the talon
+                    place < 0 and talon_marries and any(on_square[j] for j in targets[i]))):
                 on_square[i] = changed = True
             if not leaves[i]:
                 mine = set(below[i])
                 if (home[i] or (place < 0 and space) or (place >= 0 and space and space_any)
-                        or (place >= 0 or talon_marries) and place != -2
+                        or (place >= 0 or talon_marries)
                         and any(on_square[j] and j not in mine for j in targets[i])
                         or sequences and place >= 0 and _carried_on_a_run(
                             i, inst, below, marries, targets, on_square, space and space_any)):
