@@ -409,26 +409,28 @@ def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Pr
         seeds = rung_seeds(plan, seed, b)
         got = [r for r in (deal_at(plan, s, records, b) for s in seeds) if r is not None]
         played = [records[(plan.label, s, b)] for s in seeds if (plan.label, s, b) in records]
-        n = len(got)
-        point: dict[str, Any] = {
-            "budget": b, "deals": n, "played": len(played),
+        point = _point(b, got, played)
+        if b not in plan.rungs:
+            point["subset"] = True
+        out.append(point)
+    if prog.probe is not None:  # the probe's deals at the budget where it settled none
+        b, sample = prog.probe
+        got = [records[(plan.label, s, b)] for s in sample]
+        out.append({**_point(b, got, got), "subset": True, "probe": True})
+    return out
+
+
+def _point(budget: int, got: list[dict[str, Any]], played: list[dict[str, Any]]) -> dict[str, Any]:
+    """A curve's point: the deals ``got`` at ``budget`` (each at the rung where it settled, or at ``budget``),
+    and the CPU of those ``played`` there."""
+    n = len(got)
+    return {"budget": budget, "deals": n, "played": len(played),
             "won": sum(r["status"] == "won" for r in got),
             "unwinnable": sum(r["status"] == "unwinnable" for r in got),
             "unknown": sum(r["status"] == "unknown" for r in got),
             "mean_home": round(sum(r["home"] for r in got) / n, 3) if n else None,
             "cpu": round(sum(r.get("cpu", 0.0) for r in played), 2),
             "results": "".join(CODE[r["status"]] for r in got)}
-        if b not in plan.rungs:
-            point["subset"] = True
-        out.append(point)
-    if prog.probe is not None:
-        b, sample = prog.probe
-        got = [records[(plan.label, s, b)] for s in sample]
-        out.append({"budget": b, "deals": len(got), "played": len(got), "won": 0, "unwinnable": 0,
-                    "unknown": len(got), "mean_home": round(sum(r["home"] for r in got) / len(got), 3),
-                    "cpu": round(sum(r.get("cpu", 0.0) for r in got), 2), "results": CODE["unknown"] * len(got),
-                    "subset": True, "probe": True})
-    return out
 
 
 def row_results(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Progress) -> list[dict[str, Any]]:
