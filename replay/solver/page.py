@@ -136,7 +136,7 @@ def probe_text(budget: dict[str, Any]) -> str:
     start = budget.get("probe_from")
     which = f"Each budget from {start:,} up" if start else "Each budget above the first"
     return (f"{which} is tried first on a row's first {n:,} open deals; a row whose probe it "
-            "settles none of stops there (*steady*), and the probe is shown in the curves as a point of its own, "
+            "settles none of stops there (*probed*), and the probe is shown in the curves as a point of its own, "
             "so the largest budgets go only where they settle deals. ")
 
 
