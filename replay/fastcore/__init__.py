@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +35,9 @@ from replay.engine.layout import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE
 
 HERE = Path(__file__).resolve().parent
 MAXC, CARDS, VARS, MAXMOVES, MAXOPT = 64, 104, VARS_BYTES, 1024, 512
+#: a move of a recorded log as fc_check_line reads it (bridge.c's fc_logmove): type, source, destination,
+#: count and the card named (-1: none)
+LOGMOVE = struct.Struct("<BbbBh")
 ROLE_CODE = {TABLEAU: 0, FOUNDATION: 1, STOCK: 2, WASTE: 3, RESERVE: 4}
 
 
@@ -144,6 +149,12 @@ def _load(path: Path) -> ctypes.CDLL | None:
                               ctypes.POINTER(FcState), ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, TICK,
                               ctypes.POINTER(FcResult)]
     lib.fc_sizeof_nested_params.restype = ctypes.c_size_t
+    # the checked replay of a recorded line (bridge.c; replay.log.fast packs its moves)
+    lib.fc_check_line.argtypes = [ctypes.c_char_p, ctypes.POINTER(FcGame), ctypes.POINTER(FcState), ctypes.c_char_p,
+                                  ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]
+    lib.fc_sizeof_logmove.restype = ctypes.c_size_t
+    if lib.fc_sizeof_logmove() != LOGMOVE.size:
+        return None
     for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
         f = getattr(lib, f"fc_sizeof_{name}")
         f.restype = ctypes.c_size_t
@@ -208,16 +219,13 @@ def encode_table(t: Table, spec: FastCore) -> FcState | None:
     if v is None or len(v) > VARS or t.passes > 255 or t.rounds > 255:
         return None
     s = FcState()
-    at = 0
-    for i, pile in enumerate(t.piles):
-        s.off[i] = at
-        for c in pile:
-            s.cards[at] = c
-            at += 1
-    for i in range(len(t.piles), MAXC + 1):
-        s.off[i] = at
-    for i, x in enumerate(t.fsuit):
-        s.fsuit[i] = x
+    piles = t.piles
+    off = list(accumulate(map(len, piles), initial=0))
+    at = off[-1]
+    s.off[:len(off)] = off
+    s.off[len(off):] = [at] * (MAXC + 1 - len(off))
+    s.cards[:at] = list(chain.from_iterable(piles))
+    s.fsuit[:len(t.fsuit)] = t.fsuit
     s.passes, s.rounds = t.passes, t.rounds
     s.vlen = len(v)
     ctypes.memmove(s.vars, v, len(v))
@@ -239,6 +247,27 @@ def to_move(m: FcMove) -> Move:
 
 def from_move(m: Move) -> FcMove:
     return FcMove(TYPE_CODE[m.type], m.src, m.dst, m.count)
+
+
+def check_line(game: Game, spec: FastCore, t: Table, packed: bytes, n: int) -> tuple[int, int, int] | None:
+    """The kernel's checked replay of ``n`` moves (``packed`` by :data:`LOGMOVE`) from table ``t`` (left
+    unchanged): (moves carried out, legal moves of the last position, its cards home); the first is ``n``
+    when every move was among the kernel's legal moves and named the card it moves, else the index of the
+    first that was not.  None when the kernel cannot take this table or a position it reached (the engine
+    then replays).  It only accepts: a refusal is the engine's to find and word."""
+    lib = library()
+    g = _prepared(game, spec)
+    if lib is None or g is None:
+        return None
+    s = encode_table(t, spec)
+    if s is None:
+        return None
+    nlegal, home = ctypes.c_int(), ctypes.c_int()
+    done = lib.fc_check_line(spec.kernel.encode(), ctypes.byref(g), ctypes.byref(s), packed, n,
+                             ctypes.byref(nlegal), ctypes.byref(home))
+    if done < 0:
+        return None
+    return done, nlegal.value, home.value
 
 
 @dataclass
