@@ -22,6 +22,7 @@ from replay.engine import cards as C
 from replay.engine.errors import BadCombination, IllegalMove, InvalidDeck, MoveMismatch, UnknownName
 from replay.engine.game import Game, Move, Table, misnamed_card
 from replay.log.describe import archive, clause_text, defaults_applied, held
+from replay.log.fast import accepted
 from replay.log.format import MAX_BYTES
 from replay.log.report import CODES, VERDICTS, Problem, Report
 
@@ -501,10 +502,16 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
         return report
     if until is not None and until < len(moves):
         moves = moves[:until]
+    claim_checked = log.result is not None and (until is None or until >= len(log.moves))
+    outcome = accepted(game, table, moves)  # the fast core's acceptance (replay.log.fast), or None
+    if outcome is not None and (not claim_checked or log.result == outcome):
+        report.replayed = len(moves)
+        report.outcome = outcome
+        return report
     table = _replay(rp, report, table, moves, lenient)
     if report.verdict == "valid" or lenient:
         report.outcome = table.outcome()
-        if log.result is not None and (until is None or until >= len(log.moves)) and log.result != report.outcome:
+        if claim_checked and log.result != report.outcome:
             report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report

@@ -50,6 +50,7 @@ SHIPPED = tuple(sorted({
     "replay.log",
     "replay.log.check",
     "replay.log.describe",
+    "replay.log.fast",
     "replay.log.format",
     "replay.log.locate",
     "replay.log.names",
@@ -79,6 +80,8 @@ NOT_REACHED = (
     "replay.fsio",  # writing that cache
     "replay.log.validate",  # the session's default reader; the page gives it the plain one
     "replay.corpus.models",  # named for the type checker only, by replay.corpus.edition
-    "replay.fastcore",  # the C search core (a library built at install): the hint searches in Python (fast=False)
+    # the C search core (a library built at install): the hint searches in Python (fast=False), and the
+    # checked replay (replay.log.fast) finds it missing and replays every log with the engine
+    "replay.fastcore",
     "replay.fastcore.nested",  # its nested search, asked for by replay.solver.nested only when fast
 )
