@@ -13,8 +13,11 @@ one core, best of --repeat runs:
 * floor: parse, ``new_table`` and ``Table.push`` of every move, no rule asked: the least any validation with
   this engine costs (issue 33: validate within 1.5 times it);
 * validate: ``check_bytes(bytes)``, everything `replay validate` does to a log: parse, resolve
-  the game, check the deck, turn names into engine moves, replay every move with
-  ``Game.step`` (what ``Table.apply`` does), find the outcome and check the result claim.
+  the game, check the deck, turn names into engine moves, check every move and find the outcome (by the
+  fast core's checked replay, ``replay.log.fast``, as a process does once it has checked
+  ``replay.log.fast.AFTER`` moves; a log it does not accept is replayed with ``Game.step``, what
+  ``Table.apply`` does) and check the result claim;
+* the engine alone: the same with the fast core kept off (every move through the rule functions).
 
 Targets (issue #4): at least 200,000 moves/s on one core, and validate no more than twice parse;
 (issue 33) validate within 1.5 times the floor, and the slowest game at least half the fastest's
@@ -261,6 +264,13 @@ def phases(logs: list[bytes], repeat: int) -> tuple[dict[str, float], float]:
                 perform(t, m)
 
     final = replay()
+
+    def fast_core():  # what check_log does with the moves and the new table once the fast core is loaded
+        from replay.log.fast import accepted
+
+        for i, t, ms in zip(inst, tables(), moves):
+            accepted(i.game, t, ms)
+
     t_parse = best(lambda: parse_all(logs), repeat)
     t_strict = best(lambda: [V.strict_unless_counted(b, p, _keys_held) for b, p in zip(logs, parsed)], repeat)
     t_inst = best(lambda: [V.instance(p.game, p.variants, p.rulings) for p in parsed], repeat)
@@ -270,9 +280,32 @@ def phases(logs: list[bytes], repeat: int) -> tuple[dict[str, float], float]:
     t_replay = best(replay, repeat) - t_tables
     t_outcome = best(lambda: [t.outcome() for t in final], repeat)
     t_floor = best(unchecked, repeat) - t_tables
+    with engine_only(False):
+        t_fast = best(fast_core, repeat) - t_tables
     return {"parse (pydantic-core)": t_parse, "strict JSON (key count)": t_strict, "game instance (cached)": t_inst, "deck codes": t_deck,
             "new_table (deck check)": t_tables, "names -> engine moves": t_convert,
-            "Game.step of every move": t_replay, "outcome (result claim)": t_outcome}, t_floor
+            "fast core: moves checked, outcome": t_fast,
+            "(engine: Game.step of every move)": t_replay, "(engine: outcome)": t_outcome}, t_floor
+
+
+class engine_only:
+    """With True: every log replayed by the engine's rule functions (the fast core's checked replay,
+    replay.log.fast, kept off); with False: the fast core used from the first log (as a process does once
+    it has checked replay.log.fast.AFTER moves)."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __enter__(self) -> None:
+        from replay.log import fast
+
+        self.saved = fast.AFTER, fast._seen
+        fast.AFTER, fast._seen = (10**18, 0) if self.on else (0, 0)
+
+    def __exit__(self, *exc: object) -> None:
+        from replay.log import fast
+
+        fast.AFTER, fast._seen = self.saved
 
 
 def main() -> None:
@@ -305,8 +338,29 @@ def main() -> None:
     print(f"{n_moves:,} moves, {n_bytes / 1e6:.1f} MB of JSON; outcomes: "
           + ", ".join(f"{o} {sum(r.outcome == o for r in reports)}" for o in ("won", "lost", "unfinished")))
 
+    from replay.log import check as V
+
+    taken = {"fast": 0}
+    real = V.accepted
+
+    def counting(*a: Any) -> Any:
+        out = real(*a)
+        taken["fast"] += out is not None
+        return out
+
+    V.accepted = counting
+    with engine_only(False):
+        [check_bytes(b) for b in logs]
+    V.accepted = real
+    print(f"the fast core's checked replay (replay.log.fast) accepts {taken['fast']} of the {len(logs)} logs (every "
+          "other log is replayed by the engine); a process uses it once it has checked "
+          f"{__import__('replay.log.fast').log.fast.AFTER:,} moves")
+
     load = os.getloadavg()[0]
-    t_parse, t_floor, t_valid = interleaved(logs, args.repeat)
+    with engine_only(False):
+        t_parse, t_floor, t_valid = interleaved(logs, args.repeat)
+    with engine_only(True):
+        _, t_floor_e, t_engine = interleaved(logs, args.repeat)
     rate = n_moves / t_valid
     ratio = t_valid / t_parse
     print()
@@ -320,6 +374,8 @@ def main() -> None:
     print(f"  validate / floor  {t_valid / t_floor:8.2f}     "
           f"{'meets' if t_valid / t_floor <= TARGET_FLOOR_RATIO else 'MISSES'} the target of at most "
           f"{TARGET_FLOOR_RATIO:g} (issue 33)")
+    print(f"  the engine alone  {t_engine:8.3f} s   {n_moves / t_engine:12,.0f} moves/s   {1e6 * t_engine / n_moves:5.2f} "
+          f"us/move   ({t_engine / t_floor_e:.2f} x the floor: every move asked of the rule functions, the fast core off)")
     print(f"  validate / parse  {ratio:8.2f}     "
           f"{'meets' if ratio <= TARGET_RATIO else 'MISSES'} the target of at most {TARGET_RATIO:g} (issue 4; "
           f"out of reach while the floor is {t_floor / t_parse:.2f} x parse)")
@@ -331,7 +387,8 @@ def main() -> None:
     for gid in catalog():
         mine = [b for g, b in generated if g == gid]
         moves = sum(r.moves for (g, _), r in zip(generated, reports) if g == gid)
-        tp, tf, tv = interleaved(mine, args.repeat)
+        with engine_only(False):
+            tp, tf, tv = interleaved(mine, args.repeat)
         speeds[gid] = moves / tv
         print(f"  {gid:<18} {len(mine):>5} {moves:>8,} {moves / tv:>12,.0f} {tv / tf:>15.2f} {tv / tp:>15.2f}")
     fastest = max(speeds, key=speeds.__getitem__)
@@ -350,9 +407,12 @@ def main() -> None:
         print()
         print("where the validation time goes (one core, CPU time):")
         ph, floor = phases(logs, args.repeat)
-        total = sum(ph.values())
+        total = sum(t for name, t in ph.items() if not name.startswith("("))
         for name, t in ph.items():
-            print(f"  {name:<28} {t:8.3f} s  {100 * t / total:5.1f} %")
+            share = "" if name.startswith("(") else f"  {100 * t / total:5.1f} %"
+            print(f"  {name:<36} {t:8.3f} s{share}")
+        print("  (the engine's two lines: the same moves through the rule functions, what a refused log, a log of the")
+        print("   sample and a process's first moves take instead of the fast core's line)")
         t_parse = ph["parse (pydantic-core)"]
         bare = t_parse + ph["new_table (deck check)"] + floor
         print(f"  (unchecked: Table.push of every move {floor:8.3f} s; parse + new_table + that = {bare / t_parse:.2f} x parse,")
