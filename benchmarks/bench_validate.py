@@ -348,10 +348,10 @@ def main() -> None:
         taken["fast"] += out is not None
         return out
 
-    V.accepted = counting
+    setattr(V, "accepted", counting)
     with engine_only(False):
         [check_bytes(b) for b in logs]
-    V.accepted = real
+    setattr(V, "accepted", real)
     print(f"the fast core's checked replay (replay.log.fast) accepts {taken['fast']} of the {len(logs)} logs (every "
           "other log is replayed by the engine); a process uses it once it has checked "
           f"{__import__('replay.log.fast').log.fast.AFTER:,} moves")
@@ -409,8 +409,8 @@ def main() -> None:
         ph, floor = phases(logs, args.repeat)
         total = sum(t for name, t in ph.items() if not name.startswith("("))
         for name, t in ph.items():
-            share = "" if name.startswith("(") else f"  {100 * t / total:5.1f} %"
-            print(f"  {name:<36} {t:8.3f} s{share}")
+            pct = "" if name.startswith("(") else f"  {100 * t / total:5.1f} %"
+            print(f"  {name:<36} {t:8.3f} s{pct}")
         print("  (the engine's two lines: the same moves through the rule functions, what a refused log, a log of the")
         print("   sample and a process's first moves take instead of the fast core's line)")
         t_parse = ph["parse (pydantic-core)"]

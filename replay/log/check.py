@@ -511,7 +511,7 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
     table = _replay(rp, report, table, moves, lenient)
     if report.verdict == "valid" or lenient:
         report.outcome = table.outcome()
-        if claim_checked and log.result != report.outcome:
+        if claim_checked and log.result is not None and log.result != report.outcome:
             report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report
