@@ -339,6 +339,7 @@ def main() -> None:
           + ", ".join(f"{o} {sum(r.outcome == o for r in reports)}" for o in ("won", "lost", "unfinished")))
 
     from replay.log import check as V
+    from replay.log import fast
 
     taken = {"fast": 0}
     real = V.accepted
@@ -354,7 +355,7 @@ def main() -> None:
     setattr(V, "accepted", real)
     print(f"the fast core's checked replay (replay.log.fast) accepts {taken['fast']} of the {len(logs)} logs (every "
           "other log is replayed by the engine); a process uses it once it has checked "
-          f"{__import__('replay.log.fast').log.fast.AFTER:,} moves")
+          f"{fast.AFTER:,} moves")
 
     load = os.getloadavg()[0]
     with engine_only(False):

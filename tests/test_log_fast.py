@@ -42,12 +42,8 @@ class Path_:
 
     def report(self, body: bytes, path: str) -> str:
         real = fast.accepted
-        if path == "engine":
-            self.mp.setattr(fast, "AFTER", 10**18)
-            self.mp.setattr(fast, "_seen", 0)
-        else:
-            self.mp.setattr(fast, "AFTER", 0)
-            self.mp.setattr(fast, "_seen", 0)
+        self.mp.setattr(fast, "AFTER", 10**18 if path == "engine" else 0)
+        self.mp.setattr(fast, "_seen", 0)
 
         def counting(*a: Any) -> Any:
             out = real(*a)

@@ -155,10 +155,10 @@ def _load(path: Path) -> ctypes.CDLL | None:
     lib.fc_sizeof_logmove.restype = ctypes.c_size_t
     if lib.fc_sizeof_logmove() != LOGMOVE.size:
         return None
-    for name, struct in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
+    for name, mirror in (("state", FcState), ("game", FcGame), ("profile", FcProfile), ("result", FcResult)):
         f = getattr(lib, f"fc_sizeof_{name}")
         f.restype = ctypes.c_size_t
-        if f() != ctypes.sizeof(struct):  # the ctypes mirror and the C header disagree: do not use it
+        if f() != ctypes.sizeof(mirror):  # the ctypes mirror and the C header disagree: do not use it
             return None
     return lib
 

@@ -502,17 +502,17 @@ def check_log(log: Parsed, name: str = "<log>", raw: bytes | None = None, *, len
         return report
     if until is not None and until < len(moves):
         moves = moves[:until]
-    claim_checked = log.result is not None and (until is None or until >= len(log.moves))
+    claim = log.result if until is None or until >= len(log.moves) else None  # the result claim to check
     outcome = accepted(game, table, moves)  # the fast core's acceptance (replay.log.fast), or None
-    if outcome is not None and (not claim_checked or log.result == outcome):
+    if outcome is not None and claim in (None, outcome):
         report.replayed = len(moves)
         report.outcome = outcome
         return report
     table = _replay(rp, report, table, moves, lenient)
     if report.verdict == "valid" or lenient:
         report.outcome = table.outcome()
-        if claim_checked and log.result is not None and log.result != report.outcome:
-            report.add(rp.place(Problem("false-result", _false_result(log.result, report.outcome, len(moves),
+        if claim is not None and claim != report.outcome:
+            report.add(rp.place(Problem("false-result", _false_result(claim, report.outcome, len(moves),
                                                                       table)), ["result"]))
     return report
 

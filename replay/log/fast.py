@@ -58,8 +58,8 @@ def accepted(game: Game, table: Table, moves: Sequence[Move]) -> str | None:
     except ImportError:  # a copy without it (the Play page's archive, which has no ctypes): the engine replays
         _missing = True
         return None
-    spec = F.declared(game)
-    if spec is None or F.library() is None:
+    spec = F.spec_of(game)  # None without the library, a kernel for this game or one that takes this form
+    if spec is None:
         return None
     packed = _pack(moves)
     if packed is None:
