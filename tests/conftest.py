@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from replay.engine import cards as C
@@ -101,3 +105,18 @@ def stacked_deck(game: Game, first: list[str]) -> list[int]:
     if any(n < 0 for n in rest.values()):
         raise ValueError(f"{first} asks for more copies of a card than the deck holds")
     return head + [card for card in sorted(rest) for _ in range(rest[card])]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's main process makes the folder its processes share for the one site build
+    (tests/test_site.py's ``build_site``); pytest-xdist's workers inherit it through the environment."""
+    if not hasattr(config, "workerinput") and "REPLAY_TEST_SITE" not in os.environ:
+        os.environ["REPLAY_TEST_SITE"] = tempfile.mkdtemp(prefix="replay-test-site-")
+        config._replay_site = os.environ["REPLAY_TEST_SITE"]  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = getattr(config, "_replay_site", None)
+    if shared:
+        shutil.rmtree(shared, ignore_errors=True)
+        os.environ.pop("REPLAY_TEST_SITE", None)

@@ -75,6 +75,26 @@ def take(copy: Path, title: str, body: str) -> None:
         target.write_bytes(body.encode("utf-8"))
 
 
+#: the folders of the cache a contributor's earlier builds have filled: the Play page's runtime (checked against
+#: its pinned hash) and the site's renderings, each kept under a hash of what it renders (a changed file misses)
+WARM = ("pyodide", "site-signatures", "site-source", "site-viewer")
+
+
+def _warm_cache(cache: Path) -> None:
+    """The copy's cache as a contributor's is when they follow the guide: filled by the builds before it.  The
+    run's own build of the site (tests/test_site.py, shared by the processes of the run) fills this user's
+    cache; its folders of :data:`WARM` are copied.  The corpus's parsed files are not: the copy's corpus is
+    another, and it is parsed afresh."""
+    from replay.corpus.files import cache_dir
+    from tests.test_site import build_site
+
+    build_site()
+    here = cache_dir()
+    for name in WARM:
+        if here is not None and (here / name).is_dir():
+            shutil.copytree(here / name, cache / name)
+
+
 def test_the_guide_names_a_new_source_after_its_checksum() -> None:
     texts = [(title, body) for lang, title, body in steps() if title.startswith("corpus/sources/")]
     assert len(texts) == 1
@@ -106,6 +126,7 @@ def test_a_text_and_a_game_added_by_the_guide_pass_every_check_and_build(tmp_pat
         take(copy, title, body)
     assert commands, "the guide has no block titled regenerate"
     assert len(if_a_ruling) == 3, if_a_ruling
+    _warm_cache(tmp_path / "cache")
     env = {**os.environ, "PYTHONPATH": str(copy), "REPLAY_CORPUS": str(copy / "corpus"),
            "REPLAY_CACHE_DIR": str(tmp_path / "cache"), "NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
     env.pop("REPLAY_NO_FASTCORE", None)

@@ -1,7 +1,7 @@
 """The rules site: ``mkdocs build --strict`` is clean, and every link between the text and the code holds.
 
-The site is built once per test session (:func:`built_site`, shared with ``test_browser.py``)
-into a temporary folder.  Besides the build's own checks (MkDocs validates relative links and
+The site is built once per test run (:func:`built_site`, shared with ``test_browser.py`` and by
+pytest-xdist's workers) into a temporary folder.  Besides the build's own checks (MkDocs validates relative links and
 their anchors; autorefs reports references to unknown objects or clauses; ``--strict`` turns
 both into failures), these tests read the built HTML and check:
 
@@ -15,6 +15,7 @@ both into failures), these tests read the built HTML and check:
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import posixpath
@@ -38,23 +39,57 @@ from replay.games import catalog
 ROOT = Path(__file__).resolve().parents[1]
 
 _BUILD: dict[str, object] = {}
+#: the folder every process of one test run shares for the site (set by tests/conftest.py's pytest_configure)
+SHARED = "REPLAY_TEST_SITE"
 
 
 def build_site() -> tuple[Path, str, float]:
-    """Build the site once per process: (folder, output of mkdocs, seconds)."""
+    """Build the site once per test run: (folder, output of mkdocs, seconds).
+
+    The processes of a run (pytest-xdist's workers) share one build: the first to ask builds it into the
+    run's shared folder (``$REPLAY_TEST_SITE``, made and removed by the run's main process) under a lock
+    and writes what mkdocs said beside it; the others wait on the lock and read that.  Outside such a run
+    (the folder not set) the process builds its own.
+    """
     if "dir" not in _BUILD:
-        out = Path(tempfile.mkdtemp(prefix="replay-site-"))
-        atexit.register(shutil.rmtree, out, True)
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
-        started = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-f", str(ROOT / "mkdocs.yml"),
-             "-d", str(out)],
-            cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
-        )
-        _BUILD.update(dir=out, log=proc.stdout + proc.stderr, rc=proc.returncode,
-                      seconds=time.perf_counter() - started)
+        shared = os.environ.get(SHARED)
+        if shared:  # one build per checkout (a test may run another checkout's tests in a subprocess)
+            root = Path(shared) / hashlib.sha256(str(ROOT).encode()).hexdigest()[:16]
+            root.mkdir(exist_ok=True)
+            _BUILD.update(_shared_build(root))
+        else:
+            out = Path(tempfile.mkdtemp(prefix="replay-site-"))
+            atexit.register(shutil.rmtree, out, True)
+            _BUILD.update(_build_into(out))
     return _BUILD["dir"], _BUILD["log"], _BUILD["seconds"]  # type: ignore[return-value]
+
+
+def _build_into(out: Path) -> dict[str, object]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-f", str(ROOT / "mkdocs.yml"),
+         "-d", str(out)],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
+    )
+    return {"dir": out, "log": proc.stdout + proc.stderr, "rc": proc.returncode,
+            "seconds": time.perf_counter() - started}
+
+
+def _shared_build(root: Path) -> dict[str, object]:
+    """The run's one build in ``root``: made by the first process to take the lock, read by the others."""
+    import fcntl
+
+    said = root / "build.json"
+    with open(root / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held until the build and what it said are written
+        if not said.is_file():
+            got = _build_into(root / "site")
+            tmp = said.with_suffix(".tmp")
+            tmp.write_text(json.dumps({**got, "dir": str(got["dir"])}), encoding="utf-8")
+            os.replace(tmp, said)
+        got = json.loads(said.read_text(encoding="utf-8"))
+    return {**got, "dir": Path(got["dir"])}
 
 
 @pytest.fixture(scope="session")
