@@ -166,3 +166,30 @@ def test_a_new_table_shares_no_game_state_with_the_setup_or_other_tables():
     first.vars["_seen"].append(12345)
     second = game.new_table(game.deck_from_seed(2))
     assert second.vars["_seen"] == [] and game.setup.vars["_seen"] == []
+
+
+@pytest.mark.parametrize("game_id, variants", [("printex-frame", ("cztery-katy",)), ("zwarta-kolumna", ()),
+                                               ("exiles", ()), ("napoleons-square", ())])
+def test_the_legal_moves_of_some_types_are_the_whole_list_filtered(game_id, variants):
+    """``legal_moves(t, types)`` (what a reason naming the legal moves of one kind asks) finds the moves of those
+    types without asking the rules of the others: along random play, at every position and for every type and
+    every pair of types, the same moves in the same order as the whole list filtered."""
+    import itertools
+    import random
+
+    g = create(game_id, variants)
+    rng = random.Random(11)
+    asked = set()
+    for seed in range(4):
+        t = g.new_table(g.deck_from_seed(seed))
+        for _ in range(150):
+            legal = t.legal_moves()
+            if not legal:
+                break
+            for k in (1, 2):
+                for types in itertools.combinations(g.book.types, k):
+                    assert t.legal_moves(types) == [m for m in legal if m.type in types], types
+            asked.update(m.type for m in legal)
+            assert t.legal_moves(()) == [] and t.legal_moves(g.book.types) == legal
+            t.apply(rng.choice(legal))
+    assert len(asked) >= 2, asked  # the walks met moves of more than one type

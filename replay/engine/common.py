@@ -160,8 +160,7 @@ def moves_text(t: Table, moves: list[Move]) -> str:
 
 def legal_to(t: Table, roles: tuple[str, ...], types: tuple[str, ...] = ("move",)) -> list[Move]:
     """The legal moves of ``types`` whose target has one of ``roles`` (to name them in a reason)."""
-    return [m for m in t.game.legal_moves(t)
-            if m.type in types and m.dst >= 0 and t.game.roles[m.dst] in roles]
+    return [m for m in t.game.legal_moves(t, types) if m.dst >= 0 and t.game.roles[m.dst] in roles]
 
 
 def deck_not_dealt_out(t: Table) -> str | None:

@@ -266,7 +266,7 @@ def _foundation_plays(t: Table) -> str:
 
 def _chain_steps(t: Table) -> str:
     """The next step of the travelling chain (for a reason)."""
-    return moves_text(t, [m for m in t.game.legal_moves(t) if m.type == "tuck"])
+    return moves_text(t, t.game.legal_moves(t, ("tuck",)))
 
 
 @procedure("ex-8", "ex-10")
