@@ -561,10 +561,13 @@ def a_card_the_last_deal_cannot_bring_home(t: Table) -> str | None:
     if t.passes < g.setup.max_passes or t.piles[g.stock]:
         return None
     packets, spread, exiles = o["packets"], o["spread"], o["exiles"]
-    # instances: (card, place: a packet, or -1 for the exiles), the instances above each, twins after them
+    # instances: (card, place: a packet, or -1 for the exiles); ``needs[i]``: the instances whose leaving exposes
+    # i.  A card leaves only once exposed, and is exposed only once every card above it has left, so the one
+    # card directly above stands for all of them (the bottom card of a packet for the whole packet); the
+    # cards of a spread packet lie side by side, each exposed now, and a twin under it waits for all of them
     cards: list[int] = []
     place: list[int] = []
-    above: list[list[int]] = []
+    needs: list[tuple[int, ...]] = []
     members: dict[int, list[int]] = {}
     for p in (*packets, exiles):
         pile = t.piles[p]
@@ -574,68 +577,135 @@ def a_card_the_last_deal_cannot_bring_home(t: Table) -> str | None:
         for h, card in enumerate(pile):
             cards.append(card)
             place.append(at)
-            above.append([] if p == spread else list(range(first + h + 1, first + len(pile))))
+            needs.append(() if p == spread or h == len(pile) - 1 else (first + h + 1,))
     n0 = len(cards)
     if not n0:
         return None
+
+    def all_of(q: int) -> tuple[int, ...]:
+        m = members[q]
+        return tuple(m) if q == spread else tuple(m[:1])
+
     for i in range(n0):  # the twin of i: i + n0, under the packet of its number
         q = packets[C.value_of(cards[i]) - 1]
         cards.append(cards[i])
         place.append(q)
-        above.append(members[q])
+        needs.append(all_of(q))
     n = len(cards)
     found = g.foundations
+    fdir = [g.fdir[f] for f in found]
+    fbase = [g.fbase[f] for f in found]
+    fsuit = [t.fsuit[f] for f in found]
     both = g.rulings.get("reversal") == "both-directions"
-    changes = [(a, b) for a in range(len(found)) for b in range(len(found))
-               if g.fdir[found[a]] != g.fdir[found[b]] and (both or g.fdir[found[a]] > 0)]
+    # a foundation's tops are ever of its own suit once it has one (its base taken, or the suit it keeps)
+    suits = [(fsuit[k],) if fsuit[k] >= 0 else (0, 1, 2, 3) for k in range(len(found))]
+    changes = [(a, b, suits[a]) for a in range(len(found)) for b in range(len(found))
+               if fdir[a] != fdir[b] and (both or fdir[a] > 0)]
     top = [[[False] * 13 for _ in range(4)] for _ in found]
     empty = [not t.piles[f] for f in found]
     for k, f in enumerate(found):
         if t.piles[f]:
             top[k][t.fsuit[f]][C.rank_of(t.piles[f][-1])] = True
+    # per instance: its rank and suit, the foundations whose next card it is once their top is one before it
+    # (k, the rank before), and those whose base it is
+    rank = [C.rank_of(c) for c in cards]
+    suit = [C.suit_of(c) for c in cards]
+    after = [tuple((k, rank[i] - fdir[k]) for k in range(len(found)) if 0 <= rank[i] - fdir[k] < 13)
+             for i in range(n)]
+    bases = [tuple(k for k in range(len(found)) if rank[i] == fbase[k] and fsuit[k] in (-1, suit[i]))
+             for i in range(n)]
     exposed, home, leaves, tucked = [False] * n, [False] * n, [False] * n, [False] * n
     reached = {p: False for p in packets}
     if t.vars.get("chain") is not None:
         reached[g.layout.index(t.vars["chain"])] = True
     space = any(not t.piles[p] for p in packets)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
+    holes = [m[:1] if p != spread else m for p, m in members.items() if p >= 0 and m]
+    # the facts are set once each, from a work list of the instances to look at again: an instance is looked
+    # at when a fact its rules read is set (the cards it waits for leaving, its own card tucked for a twin,
+    # the top a foundation needs below it, an empty foundation, the chain reaching its packet, a space)
+    waiting: dict[int, list[int]] = {}  # j -> the instances that wait for j to leave
+    for i in range(n):
+        for j in needs[i]:
+            waiting.setdefault(j, []).append(i)
+    at_top: dict[tuple[int, int, int], list[int]] = {}  # (k, suit, rank) on top of k -> the instances it takes
+    at_base: dict[int, list[int]] = {}
+    in_place: dict[int, list[int]] = {}
+    for i in range(n):
+        for k, q in after[i]:
+            at_top.setdefault((k, suit[i], q), []).append(i)
+        for k in bases[i]:
+            at_base.setdefault(k, []).append(i)
+        in_place.setdefault(place[i], []).append(i)
+    work = list(range(n - 1, -1, -1))
+    queued = [True] * n
+    moved = True  # a top or an emptiness of the foundations is new since the changes were last followed
+
+    def look(i: int) -> None:
+        if not queued[i]:
+            queued[i] = True
+            work.append(i)
+
+    def new_top(k: int, su: int, r: int) -> None:
+        nonlocal moved
+        top[k][su][r] = moved = True
+        for j in at_top.get((k, su, r), ()):
+            look(j)
+
+    while work:
+        while work:
+            i = work.pop()
+            queued[i] = False
             if not exposed[i]:
-                if (i >= n0 and not tucked[i - n0]) or not all(leaves[j] for j in above[i]):
+                if (i >= n0 and not tucked[i - n0]) or not all(leaves[j] for j in needs[i]):
                     continue
-                exposed[i] = changed = True
-            card = cards[i]
-            r, su = C.rank_of(card), C.suit_of(card)
-            for k, f in enumerate(found):
-                q = r - g.fdir[f]
-                if (empty[k] and r == g.fbase[f] and t.fsuit[f] in (-1, su)) or (0 <= q < 13 and top[k][su][q]):
+                exposed[i] = True
+            r, su = rank[i], suit[i]
+            for k in bases[i]:
+                if empty[k]:
                     if not top[k][su][r]:
-                        top[k][su][r] = changed = True
-                    if not home[i]:
-                        home[i] = changed = True
+                        new_top(k, su, r)
+                    home[i] = True
+            for k, q in after[i]:
+                if top[k][su][q]:
+                    if not top[k][su][r]:
+                        new_top(k, su, r)
+                    home[i] = True
             travels = place[i] < 0 or reached[place[i]]
             if travels and i < n0 and not tucked[i]:
-                tucked[i] = changed = True
-                reached[packets[C.value_of(card) - 1]] = True
+                tucked[i] = True
+                look(i + n0)
+                q = packets[C.value_of(cards[i]) - 1]
+                if not reached[q]:
+                    reached[q] = True
+                    for j in in_place.get(q, ()):
+                        look(j)
             if not leaves[i] and (home[i] or travels or space):
-                leaves[i] = changed = True
-        for a, b in changes:
-            fa, fb = found[a], found[b]
-            for su in range(4):
-                for x in range(13):
-                    q = x - g.fdir[fb]
-                    if top[a][su][x] and 0 <= q < 13 and top[b][su][q]:
-                        if not top[b][su][x]:
-                            top[b][su][x] = changed = True
-                        if x == g.fbase[fa]:
-                            if not empty[a]:
-                                empty[a] = changed = True
-                        elif not top[a][su][x - g.fdir[fa]]:
-                            top[a][su][x - g.fdir[fa]] = changed = True
-        if not space and any(m and all(leaves[i] for i in m) for p, m in members.items() if p >= 0):
-            space = changed = True
+                leaves[i] = True
+                for j in waiting.get(i, ()):
+                    look(j)
+                if not space and any(all(leaves[h] for h in m) for m in holes):
+                    space = True
+                    for j in range(n):
+                        if not leaves[j]:
+                            look(j)
+        while moved:  # the changes between foundations depend on their tops alone: followed until none is new
+            moved = False
+            for a, b, a_suits in changes:
+                da, db, ta, tb = fdir[a], fdir[b], top[a], top[b]
+                for su in a_suits:
+                    ra, rb = ta[su], tb[su]
+                    for x in range(13):
+                        q = x - db
+                        if ra[x] and 0 <= q < 13 and rb[q]:
+                            if not rb[x]:
+                                new_top(b, su, x)
+                            if x == fbase[a]:
+                                if not empty[a]:
+                                    empty[a] = moved = True
+                                    for j in at_base.get(a, ()):
+                                        look(j)
+                            elif not ra[x - da]:
+                                new_top(a, su, x - da)
     for i in range(n0):
         if not home[i] and not home[i + n0]:
             where = "the exiles" if place[i] < 0 else t.name(place[i])
