@@ -156,6 +156,31 @@ def test_index_of_a_directory_with_imported_aliases_and_a_broken_file(tmp_path):
     assert len(all_tests(tmp_path)) == 4
 
 
+def test_a_scan_kept_from_before_follows_every_change_of_what_it_read(tmp_path):
+    """The index is kept per process while the files it read read the same: a test file changed (to the same
+    size), a helper that gives the marker changed, a helper that comes where none was, a test file that
+    comes or goes: each gives the index of the files as they are now."""
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "marks.py").write_text("import pytest\nclause = pytest.mark.clause\n")
+    one = tests / "test_one.py"
+    one.write_text("from tests.marks import clause\n@clause('pf-2')\ndef test_a(): ...\n")
+    assert tagged_tests(tmp_path) == {"pf-2": [TestRef("test_a", "tests/test_one.py", 3)]}
+    assert tagged_tests(tmp_path) == {"pf-2": [TestRef("test_a", "tests/test_one.py", 3)]}  # as kept
+    one.write_text("from tests.marks import clause\n@clause('pf-3')\ndef test_a(): ...\n")  # the same size
+    assert tagged_tests(tmp_path) == {"pf-3": [TestRef("test_a", "tests/test_one.py", 3)]}
+    (tests / "marks.py").write_text("import pytest\nclause = pytest.mark.other\n")  # no longer the marker
+    assert tagged_tests(tmp_path) == {}
+    (tests / "marks.py").unlink()
+    (tests / "marks").mkdir()  # the helper comes back as a package
+    (tests / "marks" / "__init__.py").write_text("import pytest\nclause = pytest.mark.clause\n")
+    assert tagged_tests(tmp_path) == {"pf-3": [TestRef("test_a", "tests/test_one.py", 3)]}
+    (tests / "test_two.py").write_text("import pytest\n@pytest.mark.clause('pf-4')\ndef test_b(): ...\n")
+    assert set(tagged_tests(tmp_path)) == {"pf-3", "pf-4"}
+    one.unlink()
+    assert tagged_tests(tmp_path) == {"pf-4": [TestRef("test_b", "tests/test_two.py", 3)]}
+
+
 # ----------------------------------------------------------------------------- the project's tests
 
 

@@ -262,8 +262,10 @@ def scan_source(source: str, file: str = "<test>", resolve: Callable[[str], _Mod
 # ----------------------------------------------------------------------------- the index
 
 
-def _resolver(scan: Path, base: Path) -> Callable[[str], _Module | None]:
-    """Find and parse helper modules named in ``from X import …`` (relative to the project or the tests)."""
+def _resolver(scan: Path, base: Path, read: dict[str, tuple[str, str]] | None = None
+              ) -> Callable[[str], _Module | None]:
+    """Find and parse helper modules named in ``from X import …`` (relative to the project or the tests);
+    ``read`` records what was found at every file looked for (:func:`_seen`)."""
     cache: dict[str, _Module | None] = {}
 
     def resolve(name: str) -> _Module | None:
@@ -273,10 +275,13 @@ def _resolver(scan: Path, base: Path) -> Callable[[str], _Module | None]:
         rel = Path(*name.split("."))
         for where in (base, scan if scan.is_dir() else scan.parent):
             for cand in (where / rel.with_suffix(".py"), where / rel / "__init__.py"):
-                if cand.is_file():
+                seen = _seen(cand)
+                if read is not None:
+                    read[str(cand)] = seen
+                if seen[0] != "missing":
                     try:
-                        cache[name] = _Module(ast.parse(cand.read_text(encoding="utf-8")), resolve)
-                    except (SyntaxError, UnicodeDecodeError, OSError):
+                        cache[name] = _Module(ast.parse(seen[1]), resolve) if seen[0] == "text" else None
+                    except SyntaxError:
                         pass
                     return cache[name]
         return None
@@ -284,19 +289,49 @@ def _resolver(scan: Path, base: Path) -> Callable[[str], _Module | None]:
     return resolve
 
 
+def _seen(path: Path) -> tuple[str, str]:
+    """What a scan finds at ``path``: ("text", its text), ("unreadable", "") or ("missing", "")."""
+    if not path.is_file():
+        return ("missing", "")
+    try:
+        return ("text", path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, OSError):
+        return ("unreadable", "")
+
+
+#: root -> (the test files, what the scan found at every file it read or looked for, the tests found): a scan
+#: is made again only when one of those files reads otherwise, or has come or gone
+_SCANS: dict[str, tuple[list[Path], dict[str, tuple[str, str]], list[tuple[TestRef, tuple[str, ...]]]]] = {}
+
+
 def all_tests(root: Path | str) -> list[tuple[TestRef, tuple[str, ...]]]:
-    """Every test found under ``root`` with its clause IDs (tagged or not), in file and line order."""
+    """Every test found under ``root`` with its clause IDs (tagged or not), in file and line order.
+
+    The result depends only on the files the scan read (the test files, and the helper modules their
+    imports name, found or not): it is kept with what was read and given again while every one of them
+    reads the same (reading is a small part of parsing; the syntax trees are not kept, which would burden
+    the garbage collector of a long process).
+    """
     scan, base = _test_dir(Path(root))
-    resolve = _resolver(scan, base)
+    files = find_test_files(root)
+    key = str(Path(root).resolve())
+    kept = _SCANS.get(key)
+    if kept is not None and kept[0] == files and all(_seen(Path(f)) == was for f, was in kept[1].items()):
+        return list(kept[2])
+    read: dict[str, tuple[str, str]] = {}
+    resolve = _resolver(scan, base, read)
     out = []
-    for path in find_test_files(root):
-        try:
-            source = path.read_text(encoding="utf-8")
-            rel = path.resolve().relative_to(base.resolve()).as_posix()
-            out.extend(scan_source(source, rel, resolve))
-        except (SyntaxError, UnicodeDecodeError, OSError):
+    for path in files:
+        seen = read[str(path)] = _seen(path)
+        if seen[0] != "text":
             continue
-    return out
+        try:
+            rel = path.resolve().relative_to(base.resolve()).as_posix()
+            out.extend(scan_source(seen[1], rel, resolve))
+        except (SyntaxError, OSError):
+            continue
+    _SCANS[key] = (files, read, out)
+    return list(out)
 
 
 def tagged_tests(root: Path | str) -> dict[str, list[TestRef]]:
