@@ -351,7 +351,8 @@ class Game:
         """The moves :meth:`violation` allows, in :meth:`candidates` order (a faster equivalent of
         ``[m for m in self.candidates(t) if self.violation(t, m) is None]``); with ``types``, only the moves
         of those types (the same moves in the same order as the whole list filtered, found without asking
-        the rules of the others: what a reason that names the legal moves of one kind needs)."""
+        the rules of the others: what a reason that names the legal moves of one kind needs; held to the
+        filtered list by tests/test_engine.py::test_the_legal_moves_of_some_types_are_the_whole_list_filtered)."""
         exclude = frozenset() if types is None else frozenset(self.book.types).difference(types)
         return self._legal(t, exclude, first_only=False)
 

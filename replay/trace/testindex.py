@@ -310,7 +310,9 @@ def all_tests(root: Path | str) -> list[tuple[TestRef, tuple[str, ...]]]:
     The result depends only on the files the scan read (the test files, and the helper modules their
     imports name, found or not): it is kept with what was read and given again while every one of them
     reads the same (reading is a small part of parsing; the syntax trees are not kept, which would burden
-    the garbage collector of a long process).
+    the garbage collector of a long process).  tests/test_testindex.py
+    (``test_a_scan_kept_from_before_follows_every_change_of_what_it_read``) holds the kept index to a scan
+    made afresh through every kind of change.
     """
     scan, base = _test_dir(Path(root))
     files = find_test_files(root)
