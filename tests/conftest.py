@@ -107,16 +107,20 @@ def stacked_deck(game: Game, first: list[str]) -> list[int]:
     return head + [card for card in sorted(rest) for _ in range(rest[card])]
 
 
+#: the environment variable naming the folder the processes of one test run share for the site
+SITE_FOLDER = "REPLAY_TEST_SITE"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The run's main process makes the folder its processes share for the one site build
     (tests/test_site.py's ``build_site``); pytest-xdist's workers inherit it through the environment."""
-    if not hasattr(config, "workerinput") and "REPLAY_TEST_SITE" not in os.environ:
-        os.environ["REPLAY_TEST_SITE"] = tempfile.mkdtemp(prefix="replay-test-site-")
-        config._replay_site = os.environ["REPLAY_TEST_SITE"]  # type: ignore[attr-defined]
+    if not hasattr(config, "workerinput") and SITE_FOLDER not in os.environ:
+        os.environ[SITE_FOLDER] = tempfile.mkdtemp(prefix="replay-test-site-")
+        config._replay_site = os.environ[SITE_FOLDER]  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shared = getattr(config, "_replay_site", None)
     if shared:
         shutil.rmtree(shared, ignore_errors=True)
-        os.environ.pop("REPLAY_TEST_SITE", None)
+        os.environ.pop(SITE_FOLDER, None)

@@ -35,12 +35,11 @@ import pytest
 from replay.corpus.loader import default_corpus
 from replay.engine import registry
 from replay.games import catalog
+from tests.conftest import SITE_FOLDER
 
 ROOT = Path(__file__).resolve().parents[1]
 
 _BUILD: dict[str, object] = {}
-#: the folder every process of one test run shares for the site (set by tests/conftest.py's pytest_configure)
-SHARED = "REPLAY_TEST_SITE"
 
 
 def build_site() -> tuple[Path, str, float]:
@@ -52,7 +51,7 @@ def build_site() -> tuple[Path, str, float]:
     (the folder not set) the process builds its own.
     """
     if "dir" not in _BUILD:
-        shared = os.environ.get(SHARED)
+        shared = os.environ.get(SITE_FOLDER)  # set by tests/conftest.py's pytest_configure
         if shared:  # one build per checkout (a test may run another checkout's tests in a subprocess)
             root = Path(shared) / hashlib.sha256(str(ROOT).encode()).hexdigest()[:16]
             root.mkdir(exist_ok=True)

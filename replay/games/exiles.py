@@ -619,18 +619,17 @@ def a_card_the_last_deal_cannot_bring_home(t: Table) -> str | None:
     if t.vars.get("chain") is not None:
         reached[g.layout.index(t.vars["chain"])] = True
     space = any(not t.piles[p] for p in packets)
-    holes = [m[:1] if p != spread else m for p, m in members.items() if p >= 0 and m]
+    holes = [all_of(p) for p, m in members.items() if p >= 0 and m]  # a packet emptied: all its cards left
     # the facts are set once each, from a work list of the instances to look at again: an instance is looked
     # at when a fact its rules read is set (the cards it waits for leaving, its own card tucked for a twin,
     # the top a foundation needs below it, an empty foundation, the chain reaching its packet, a space)
     waiting: dict[int, list[int]] = {}  # j -> the instances that wait for j to leave
-    for i in range(n):
-        for j in needs[i]:
-            waiting.setdefault(j, []).append(i)
     at_top: dict[tuple[int, int, int], list[int]] = {}  # (k, suit, rank) on top of k -> the instances it takes
     at_base: dict[int, list[int]] = {}
     in_place: dict[int, list[int]] = {}
     for i in range(n):
+        for j in needs[i]:
+            waiting.setdefault(j, []).append(i)
         for k, q in after[i]:
             at_top.setdefault((k, suit[i], q), []).append(i)
         for k in bases[i]:
