@@ -131,12 +131,17 @@ void fc_free_result(fc_result *r);
 /* the longest key fc_make_key writes */
 #define FC_KEY_MAX (FC_CARDS * 3 + FC_MAXC * 3 + FC_VARS + 16)
 
-/* a set of keys: bytes kept in one arena, an open-addressing hash table over them */
+/* a set of keys: bytes kept in blocks of FC_KEYSET_BLOCK bytes (a key never straddles two; a block is never moved
+ * or grown, so what the set holds is what it has allocated, bar the last block's tail), and an open-addressing
+ * hash table over them whose one 64-bit slot holds the key's place (block * FC_KEYSET_BLOCK + offset + 1, the low
+ * FC_KEYSET_PLACE_BITS bits; 0: empty) and the top bits of its hash as a tag (the rest), so that a probe reads
+ * a key's bytes only when the tags agree */
+#define FC_KEYSET_BLOCK ((size_t)1 << 24)
+#define FC_KEYSET_PLACE_BITS 42
 typedef struct {
-    uint8_t *arena;
-    size_t used, cap;
-    uint64_t *slots;   /* 0 empty, else (offset + 1) into arena */
-    uint64_t *hashes;
+    uint8_t **blocks;
+    size_t nblocks, blocks_cap, used;   /* used: bytes taken in the last block */
+    uint64_t *slots;
     size_t nslots, count;
 } fc_keyset;
 
@@ -145,6 +150,8 @@ int fc_keyset_init(fc_keyset *k);                      /* 1, or 0 out of memory 
 void fc_keyset_free(fc_keyset *k);
 /* add key (len bytes); returns 1 when it was new, 0 when it was there, -1 out of memory */
 int fc_keyset_add(fc_keyset *k, const uint8_t *key, size_t len);
+/* the bytes the set has allocated (its blocks and its table of slots) */
+size_t fc_keyset_bytes(const fc_keyset *k);
 /* the containers the profile's symmetry groups (grouped[i] = 1), and the group each belongs to
  * (group_of[i], -1 for none: the interchangeable tableau is group 0, then the foundation groups) */
 void fc_symmetry(const fc_profile *pr, uint8_t *grouped, int8_t *group_of);

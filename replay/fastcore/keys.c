@@ -36,53 +36,76 @@ uint64_t fc_hash_bytes(const uint8_t *p, size_t n) {
     return h;
 }
 
+#define PLACE_MASK (((uint64_t)1 << FC_KEYSET_PLACE_BITS) - 1)
+#define TAG_OF(h) ((h) & ~PLACE_MASK)
+
 int fc_keyset_init(fc_keyset *k) {
-    k->cap = 1 << 20; k->used = 0; k->arena = malloc(k->cap);
-    k->nslots = 1 << 16; k->count = 0;
+    memset(k, 0, sizeof(*k));
+    k->nslots = 1 << 16;
     k->slots = calloc(k->nslots, sizeof(uint64_t));
-    k->hashes = calloc(k->nslots, sizeof(uint64_t));
-    return k->arena && k->slots && k->hashes;
+    return k->slots != 0;
 }
 
-void fc_keyset_free(fc_keyset *k) { free(k->arena); free(k->slots); free(k->hashes); }
+void fc_keyset_free(fc_keyset *k) {
+    for (size_t b = 0; b < k->nblocks; b++) free(k->blocks[b]);
+    free(k->blocks); free(k->slots);
+    memset(k, 0, sizeof(*k));
+}
+
+size_t fc_keyset_bytes(const fc_keyset *k) {
+    return k->nblocks * FC_KEYSET_BLOCK + k->blocks_cap * sizeof(uint8_t *) + k->nslots * sizeof(uint64_t);
+}
+
+/* the key a slot's place points at: its length in the first two bytes, then the bytes */
+static const uint8_t *key_at(const fc_keyset *k, uint64_t slot) {
+    uint64_t place = (slot & PLACE_MASK) - 1;
+    return k->blocks[place / FC_KEYSET_BLOCK] + place % FC_KEYSET_BLOCK;
+}
 
 static int keyset_grow(fc_keyset *k) {
     size_t n = k->nslots * 2;
-    uint64_t *slots = calloc(n, sizeof(uint64_t)), *hashes = calloc(n, sizeof(uint64_t));
-    if (!slots || !hashes) { free(slots); free(hashes); return 0; }
+    uint64_t *slots = calloc(n, sizeof(uint64_t));
+    if (!slots) return 0;
     for (size_t i = 0; i < k->nslots; i++) {
-        if (!k->slots[i]) continue;
-        size_t j = k->hashes[i] & (n - 1);
+        uint64_t s = k->slots[i];
+        if (!s) continue;
+        const uint8_t *p = key_at(k, s);
+        uint64_t h = fc_hash_bytes(p + 2, (size_t)p[0] | ((size_t)p[1] << 8));  /* the place keeps no hash bits */
+        size_t j = h & (n - 1);
         while (slots[j]) j = (j + 1) & (n - 1);
-        slots[j] = k->slots[i]; hashes[j] = k->hashes[i];
+        slots[j] = s;
     }
-    free(k->slots); free(k->hashes);
-    k->slots = slots; k->hashes = hashes; k->nslots = n;
+    free(k->slots);
+    k->slots = slots; k->nslots = n;
     return 1;
 }
 
 int fc_keyset_add(fc_keyset *k, const uint8_t *key, size_t len) {
-    uint64_t h = fc_hash_bytes(key, len);
+    uint64_t h = fc_hash_bytes(key, len), tag = TAG_OF(h);
     size_t mask = k->nslots - 1, i = h & mask;
     while (k->slots[i]) {
-        if (k->hashes[i] == h) {
-            const uint8_t *p = k->arena + (k->slots[i] - 1);
+        if (TAG_OF(k->slots[i]) == tag) {
+            const uint8_t *p = key_at(k, k->slots[i]);
             size_t plen = (size_t)p[0] | ((size_t)p[1] << 8);
             if (plen == len && memcmp(p + 2, key, len) == 0) return 0;
         }
         i = (i + 1) & mask;
     }
-    if (k->used + len + 2 > k->cap) {
-        size_t cap = k->cap * 2;
-        while (cap < k->used + len + 2) cap *= 2;
-        uint8_t *a = realloc(k->arena, cap);
-        if (!a) return -1;
-        k->arena = a; k->cap = cap;
+    if (!k->nblocks || k->used + len + 2 > FC_KEYSET_BLOCK) {  /* a new block: keys are far shorter than one */
+        if (len + 2 > FC_KEYSET_BLOCK || (uint64_t)(k->nblocks + 1) * FC_KEYSET_BLOCK > PLACE_MASK) return -1;
+        if (k->nblocks == k->blocks_cap) {
+            size_t cap = k->blocks_cap ? k->blocks_cap * 2 : 64;
+            uint8_t **b = realloc(k->blocks, cap * sizeof(uint8_t *));
+            if (!b) return -1;
+            k->blocks = b; k->blocks_cap = cap;
+        }
+        if (!(k->blocks[k->nblocks] = malloc(FC_KEYSET_BLOCK))) return -1;
+        k->nblocks++; k->used = 0;
     }
-    uint8_t *p = k->arena + k->used;
+    uint8_t *p = k->blocks[k->nblocks - 1] + k->used;
     p[0] = (uint8_t)(len & 255); p[1] = (uint8_t)(len >> 8);
     memcpy(p + 2, key, len);
-    k->slots[i] = k->used + 1; k->hashes[i] = h;
+    k->slots[i] = tag | ((uint64_t)(k->nblocks - 1) * FC_KEYSET_BLOCK + k->used + 1);
     k->used += len + 2; k->count++;
     if (k->count * 2 > k->nslots && !keyset_grow(k)) return -1;
     return 1;

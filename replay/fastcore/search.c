@@ -6,7 +6,7 @@
  * sorted, the round counter capped), the same symmetry reduction (_reduce), the same safe move, the
  * same move order (move_class, stable), the same checks in the same order at every position.
  * The only differences are speed: a position is a flat array of bytes copied in one memcpy, keys are
- * bytes kept in one arena with an open-addressing hash set, and a child position is made again
+ * bytes kept in blocks with an open-addressing hash set (keys.c), and a child position is made again
  * when the search enters it instead of being kept from the ordering.
  */
 #include <stddef.h>
@@ -162,7 +162,7 @@ int fc_search(const fc_kernel *k, const fc_game *g, const fc_profile *pr, const 
         int added = fc_keyset_add(&seen, key, fc_make_key(g, pr, grouped, child, key));
         if (added < 0) goto done;
         if (!added) continue;
-        if (max_bytes >= 0 && (int64_t)(seen.cap + seen.nslots * 2 * sizeof(uint64_t) + st.depth_cap * sizeof(fc_state)
+        if (max_bytes >= 0 && (int64_t)(fc_keyset_bytes(&seen) + st.depth_cap * sizeof(fc_state)
                                         + st.moves_cap * sizeof(fc_move) + line_cap * sizeof(fc_move)) > max_bytes) {
             stopped = STOP_MEMORY;  /* the positions recorded fill the memory allowed: stop, as a budget would */
             break;
