@@ -421,3 +421,39 @@ def test_the_portfolio_counts_both_searches_within_the_budget() -> None:
 
 def test_the_modern_readings_are_a_relative_the_table_plays() -> None:
     assert NAPOLEON_MODERN in [r.form for r in relative_forms()]
+
+
+@needs_core
+def test_a_game_that_declares_its_share_gives_its_depth_first_search_that_share() -> None:
+    """The printex frame declares ``portfolio_dfs_share`` (SEARCH): its portfolio's depth-first search takes that
+    share of the budget, the nested search the rest; a game that declares none takes the solver's tenth."""
+    from replay.games import printex_frame
+
+    game = game_of(Form("printex-frame"))
+    share = printex_frame.depth_first_share(game)
+    assert N.dfs_share(game) == share != N.PORTFOLIO_DFS_SHARE
+    assert N.dfs_share(game_of(Form("printex-frame", ("any-pile-after-third-deal",)))) == N.PORTFOLIO_DFS_SHARE
+    assert N.dfs_share(game_of(Form("printex-frame", ("cztery-katy",)))) == N.PORTFOLIO_DFS_SHARE
+    assert N.dfs_share(game_of(Form("zwarta-kolumna"))) == N.PORTFOLIO_DFS_SHARE
+    budget = 400_000
+    for seed in range(1, 40):  # a deal the depth-first search leaves open at its share
+        deck = game.deck_from_seed(seed)
+        dfs = solve(game, deck=deck, budget=Budget(nodes=int(budget * share)))
+        if dfs.status == UNKNOWN:
+            break
+    else:
+        raise AssertionError("no deal left open by the depth-first search")
+    r = play(game, deck=deck, method="portfolio", budget=Budget(nodes=budget), seed=seed)
+    assert r.nodes == budget and r.best_home >= dfs.best_home
+    nested = play(game, deck=deck, method="nmcs", budget=Budget(nodes=budget - dfs.nodes), seed=seed)
+    assert r.best_home == max(dfs.best_home, nested.best_home)
+
+
+@pytest.mark.parametrize("share", [0, -0.5, 1.5, True, "half", float("nan"), lambda g: 2.0])
+def test_a_share_that_is_not_a_part_of_the_budget_is_refused(monkeypatch, share) -> None:
+    from replay.games import printex_frame
+    from replay.solver.search import profile_for
+
+    monkeypatch.setitem(printex_frame.SEARCH, "portfolio_dfs_share", share)
+    with pytest.raises(ValueError, match="portfolio_dfs_share must be a number above 0 and at most 1"):
+        profile_for(game_of(Form("printex-frame")))

@@ -351,9 +351,29 @@ def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | Non
 #: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the side
 #: cards' proof at every position (in the fast core too); the relaxation at the root only: at every
 #: position of the third laying-out it pruned a third to a half of them but cost six times the search's
-#: speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md)
+#: speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md);
 SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,),
-                          "root_dead_ends": (a_card_the_third_layout_cannot_free,)}
+                          "root_dead_ends": (a_card_the_third_layout_cannot_free,),
+                          "portfolio_dfs_share": None}
+
+
+def depth_first_share(g: Game) -> float | None:
+    """Nine tenths of a portfolio's budget for the depth-first search wherever the side cards' proof is asked at
+    every position (every variant but any-pile-after-third-deal and cztery-katy, which turn it off), the
+    solver's default tenth elsewhere.
+
+    Measured (benchmarks/README.md, "The printex frame's share"): as our text reads it, the nested search won
+    no deal at any budget of the table (0 of 200 at 10^7 positions) and every deal the table settled was
+    proved lost by the depth-first search, whose exhaustive search the side cards' proof prunes; at 10^7
+    positions of depth-first search alone, 8 of 12 deals the table had left open at 10^7 (a tenth of it
+    depth-first) were proved lost.  In the two variants the proof is off: at nine tenths, any-pile lost
+    the wins its nested search finds (no won deal of the table's won again) and proved one deal of eight
+    lost, and cztery-katy settled none of four, so they keep the tenth.
+    """
+    return None if g.variants & {"any-pile-after-third-deal", "cztery-katy"} else 0.9
+
+
+SEARCH["portfolio_dfs_share"] = depth_first_share
 
 
 # ----------------------------------------------------------------------------- for the solver: the fast core

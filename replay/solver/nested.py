@@ -115,7 +115,8 @@ PARAMS = {"nmcs": Params("nmcs"), "nrpa": Params("nrpa")}
 #: what a nested search found: status, stopped_by, positions used, best cards home, line, best line
 Found = tuple[str, "str | None", int, int, list[Move], list[Move]]
 
-#: the portfolio's depth-first search takes this share of a position budget, at least PORTFOLIO_DFS_MIN
+#: the portfolio's depth-first search takes this share of a position budget (a game may declare its own:
+#: ``SEARCH['portfolio_dfs_share']``, :func:`dfs_share`), at least PORTFOLIO_DFS_MIN
 #: positions (all of a smaller budget); PORTFOLIO_DFS_NODES when the search has no position budget, only a
 #: stop request.  A tenth, not capped: at the statistics table's larger budgets (10^7 positions and more) the
 #: depth-first search proves losses and finds wins the nested search does not, at less CPU a position
@@ -502,16 +503,25 @@ class _PythonNested:
 # ----------------------------------------------------------------------------- the portfolio
 
 
+def dfs_share(game: Game) -> float:
+    """The share of a portfolio's budget its depth-first search takes in ``game``: the game's own
+    (``SEARCH['portfolio_dfs_share']``, :func:`replay.solver.search.profile_for`), else
+    :data:`PORTFOLIO_DFS_SHARE`."""
+    own = profile_for(game).dfs_share
+    return PORTFOLIO_DFS_SHARE if own is None else own
+
+
 def _portfolio(game: Game, table: Table, budget: Budget, seed: int, progress: Progress | None,
                should_stop: Callable[[], bool] | None, fast: bool, params: Params) -> Result:
     """The depth-first search with a share of the budget, then (unless it decided) the nested search with the
     rest.  A proof of loss from the depth-first search is the answer: no win can contradict it."""
     start = time.perf_counter()
+    part = dfs_share(game)
     share = None if budget.nodes is None else \
-        min(budget.nodes, max(PORTFOLIO_DFS_MIN, int(budget.nodes * PORTFOLIO_DFS_SHARE)))
+        min(budget.nodes, max(PORTFOLIO_DFS_MIN, int(budget.nodes * part)))
     if share is None and budget.seconds is None:
         share = PORTFOLIO_DFS_NODES
-    dfs_budget = Budget(nodes=share, seconds=None if budget.seconds is None else budget.seconds * PORTFOLIO_DFS_SHARE)
+    dfs_budget = Budget(nodes=share, seconds=None if budget.seconds is None else budget.seconds * part)
     first = solve(game, table, budget=dfs_budget, progress=progress, should_stop=should_stop, fast=fast)
     if first.status != UNKNOWN or first.stopped_by == "interrupted":
         return replace(first, method="portfolio")

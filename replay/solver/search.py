@@ -163,6 +163,9 @@ class Profile:
     dead_ends_at_nodes: bool = True
     #: proofs of loss asked at the root only, after ``dead_ends`` (too slow to ask at every position)
     root_dead_ends: tuple[Callable[[Table], str | None], ...] = ()
+    #: the share of a portfolio's budget its depth-first search takes (None: the solver's default,
+    #: ``replay.solver.nested.PORTFOLIO_DFS_SHARE``)
+    dfs_share: float | None = None
 
     def lost(self, t: Table) -> str | None:
         """The reason the first of the game's proofs of loss gives for ``t`` (None: none proves it lost)."""
@@ -207,7 +210,11 @@ def profile_for(game: Game) -> Profile:
     sequence of functions ``(table) -> str | None``, each a proof of loss that returns its reason
     when the position cannot be won; its docstring argues why it is sound) with
     ``dead_ends_at_nodes`` (bool, default true: ask them at every position, not only at the root),
-    ``root_dead_ends`` (more such proofs, asked at the root only: too slow for every position), and
+    ``root_dead_ends`` (more such proofs, asked at the root only: too slow for every position),
+    ``portfolio_dfs_share`` (a number above 0 and at most 1, or a function of the game instance giving one
+    or None for the solver's default: the share of a portfolio's budget its depth-first search takes,
+    where it was measured to settle more deals than the default share; its docstring gives the
+    measurement), and
     ``fast_core`` (a :class:`replay.engine.kernel.FastCore`: the game's C kernel, used by :func:`solve`).
     No ``SEARCH``: no reductions.
     """
@@ -215,7 +222,8 @@ def profile_for(game: Game) -> Profile:
 
     hints = getattr(module(game.id), "SEARCH", None) or {}
     unknown = set(hints) - {"interchangeable_tableau", "interchangeable_foundations", "rounds_matter_up_to",
-                            "safe_move", "dead_ends", "dead_ends_at_nodes", "root_dead_ends", "fast_core"}
+                            "safe_move", "dead_ends", "dead_ends_at_nodes", "root_dead_ends", "fast_core",
+                            "portfolio_dfs_share"}
     if unknown:
         raise ValueError(f"{game.id}: unknown SEARCH hints {sorted(unknown)}")
     notes = []
@@ -243,9 +251,15 @@ def profile_for(game: Game) -> Profile:
     root_dead_ends = tuple(hints.get("root_dead_ends", ()))
     for proof in (*dead_ends, *root_dead_ends):
         notes.append(f"proof of loss ({proof.__name__})")
+    share = hints.get("portfolio_dfs_share")
+    if callable(share):  # the share of this instance of the game (its variants and readings), None: the default
+        share = share(game)
+    if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1):
+        raise ValueError(f"{game.id}: portfolio_dfs_share must be a number above 0 and at most 1, not {share!r}")
     return Profile(same_tableau=same_tableau, same_foundations=same_foundations,
                    rounds_cap=hints.get("rounds_matter_up_to"), safe=safe, notes=tuple(notes), dead_ends=dead_ends,
-                   dead_ends_at_nodes=bool(hints.get("dead_ends_at_nodes", True)), root_dead_ends=root_dead_ends)
+                   dead_ends_at_nodes=bool(hints.get("dead_ends_at_nodes", True)), root_dead_ends=root_dead_ends,
+                   dfs_share=None if share is None else float(share))
 
 
 # ----------------------------------------------------------------------------- keys
