@@ -5,8 +5,9 @@ alone, each non-default reading of each ruling over the defaults, with cztery-ka
 rulings that apply only with it) and both variants together: at every position the kernel's legal
 moves must be the engine's, in the engine's order, and its ``frees`` must answer as the scan of the
 legal moves does; the same randomly chosen move is then carried out on both, and the tables must agree
-(piles, foundation suits, passes, rounds, vars); the kernel's ``lost`` must answer as the proof of loss
-asked at every position (SEARCH['dead_ends']).  The game has no safe_move.  Walks prefer moves to positions not seen yet
+(piles, foundation suits, passes, rounds, vars); the kernel's ``lost`` must answer as the proofs of loss
+asked at every position (SEARCH['dead_ends']: the side cards' and the kept cards'), each of which must fire
+in the walks of every form that asks it.  The game has no safe_move.  Walks prefer moves to positions not seen yet
 (cards can go back and forth between piles in cztery-katy) and end with the game (three layouts of
 the deck are all it allows) or after STEPS.
 """
@@ -61,9 +62,11 @@ def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
         where = f"(seed {seed}, step {step}, variants {sorted(game.variants)}, rulings {game.rulings})"
         compare_tables(k, s, t, where)
         legal = compare_legal(game, k, s, t, where)
-        lost = bool(pf.a_side_card_of_the_third_layout_reaches_no_foundation(t))
-        assert k.lost(s) == lost, f"lost() differs {where}"
-        stats["proved lost"] += lost
+        side = bool(pf.a_side_card_of_the_third_layout_reaches_no_foundation(t))
+        kept = bool(pf.a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t))
+        assert k.lost(s) == (side or kept), f"lost() differs {where}"
+        stats["proved lost"] += side or kept
+        stats["proved lost by a kept card"] += kept
         for m in legal:
             stats[_kind(game, m)] += 1
             if m.type == "move" and game.roles[m.dst] == FOUNDATION and not reach[m.src][m.dst]:
@@ -111,6 +114,7 @@ def test_kernel_matches_the_engine_on_random_walks(variants: tuple[str, ...], ru
     assert stats["cap"] < WALKS, stats
     # the proof of loss answers where its argument holds, and is disabled where it does not
     assert bool(stats["proved lost"]) == (not set(variants) & {"any-pile-after-third-deal", "cztery-katy"}), stats
+    assert bool(stats["proved lost by a kept card"]) == bool(stats["proved lost"]), stats
 
 
 def test_the_comparisons_can_fail() -> None:

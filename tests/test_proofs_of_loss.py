@@ -57,13 +57,38 @@ def _printex_end_game(game, rng: random.Random, piles: int = 3, in_the_stock: bo
                     in_the_stock)
 
 
+def _printex_second_layout_end(game, rng: random.Random, piles: int) -> object:
+    """A position of the second laying-out with the deck dealt out, near the end: :func:`_printex_end_game`'s
+    foundations and cards, every card on ``piles`` random piles (none in the stock), two layings-out done; the
+    rest of the game is the end of this one, the gathering and the third."""
+    t = _printex_end_game(game, rng, piles)
+    stock = t.piles[game.stock]
+    spread = [p for p in game.by_role["tableau"] if t.piles[p]] or [game.by_role["tableau"][0]]
+    while stock:
+        t.piles[rng.choice(spread)].append(stock.pop())
+    t.passes, t.rounds = PF.PASSES - 1, rng.randint(1, 6)
+    return t
+
+
+#: the positions each proof of the printex frame is held to exhaustive search on: the last laying-out's end
+#: (the side cards' proof and the relaxation), the second's end (the kept cards' proof)
+PRINTEX_POSITIONS = {
+    "a_side_card_of_the_third_layout_reaches_no_foundation": "third",
+    "a_card_the_third_layout_cannot_free": "third",
+    "a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it": "second",
+}
+
+
 @pytest.mark.parametrize("variants, rulings", [((), {}), ((), {"frame": "rect-16"}),
-                                               ((), {"foundation-arrangement": "suit-columns"})])
+                                               ((), {"foundation-arrangement": "suit-columns"}),
+                                               ((), {"gather-order": "piles-top-first"})])
 def test_printex_frame_proofs_agree_with_exhaustive_search(variants, rulings):
     game = create(PF.ID, variants, rulings)
     rng = random.Random(29)
-    positions = [_printex_end_game(game, rng, in_the_stock=i % 3 == 0) for i in range(120)]
+    third = [_printex_end_game(game, rng, in_the_stock=i % 3 == 0) for i in range(120)]
+    second = [_printex_second_layout_end(game, rng, piles=rng.randint(4, 12)) for i in range(120)]
     for proof in proofs_of(game):
+        positions = {"third": third, "second": second}[PRINTEX_POSITIONS[proof.__name__]]
         found = check_against_search(game, positions, (proof,))
         assert not found.wrong, found.wrong
         assert found.won >= 5 and found.decided >= 3, (proof.__name__, found)
@@ -132,7 +157,8 @@ def test_the_verdict_names_the_proof_that_settled_it():
             break
     assert r.status == UNWINNABLE and r.proof is None and r.method == "portfolio"
     assert r.proved_by == ("exhaustive search (a card on a side of the frame reaching no foundation that takes it, "
-                           "in the third laying-out at every position)")
+                           "in the third laying-out at every position, a card the second laying-out keeps for a side "
+                           "of the third that cannot take it at every position)")
     assert r.as_dict()["proved_by"] == r.proved_by
     assert solve(game, deck=game.deck_from_seed(seed), budget=Budget(nodes=5)).proved_by is None  # unknown
 
@@ -148,3 +174,23 @@ def test_a_card_of_the_pack_may_be_married_from_the_talon_in_napoleons_square_pr
     got = check_won_lines("napoleons-square", game, [7], nodes=10_000_000)
     assert got.deals == 1 and got.positions > 200
     assert not got.fired, got.fired
+
+
+def test_the_kept_cards_proof_is_caught_when_it_forgets_that_cards_leave(monkeypatch):
+    """(c) The kept cards' proof with every card taken to stay until the gathering (the fixpoint's ``leaves``
+    dropped) calls won positions of the second laying-out lost, and the check against search sees it."""
+    from replay.engine import proofs as P
+
+    def nothing_leaves(*args):
+        facts = P.what_the_rest_of_the_pass_can_do(*args)
+        if facts is not None:
+            facts.leaves = [False] * len(facts.leaves)
+        return facts
+
+    game = create(PF.ID)
+    rng = random.Random(29)
+    positions = [_printex_second_layout_end(game, rng, piles=rng.randint(4, 12)) for _ in range(60)]
+    proof = PF.a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it
+    assert not check_against_search(game, positions, (proof,)).wrong
+    monkeypatch.setattr(PF, "what_the_rest_of_the_pass_can_do", nothing_leaves)
+    assert check_against_search(game, positions, (proof,)).wrong

@@ -5,7 +5,9 @@ are dealt from a stock, gathered and dealt again a fixed number of times, and wh
 foundations of fixed suits, up from aces or down from kings.  In the last pass nothing comes
 back: a game module says where its cards may go (which foundations a pile reaches, where a card
 of the stock will land, whether cards build on one another) and the function says whether some
-card can never reach a foundation.
+card can never reach a foundation.  Its fixpoint, :func:`what_the_rest_of_the_pass_can_do`, holds in
+any pass until the next gathering: which cards can leave their piles before it, the ground of a proof
+for an earlier pass.
 """
 
 from __future__ import annotations
@@ -67,6 +69,38 @@ def a_card_the_last_pass_cannot_free(t: Table, reaches: Reaches, lands: Callable
     g = t.game
     if t.passes < g.setup.max_passes:
         return None
+    facts = what_the_rest_of_the_pass_can_do(t, reaches, lands, builds)
+    if facts is None:
+        return None
+    for i, (card, _, at) in enumerate(facts.inst):
+        if not facts.goes_home(i):
+            where = "the stock" if at < 0 else t.name(at)
+            return f"{C.code(card)} in {where} can never reach a foundation in the last pass"
+    return None
+
+
+class PassFacts:
+    """What the least fixpoint of :func:`what_the_rest_of_the_pass_can_do` holds: every card instance of the
+    tableau piles and the stock (``inst``: card, place (None: unknown), pile or -1 for the stock) and, for each,
+    whether it may leave its place (``leaves``) or go home (``home`` on some foundation) before the pass ends."""
+
+    def __init__(self, inst: list[tuple[int, int | None, int]], leaves: list[bool], home: dict[int, list[bool]],
+                 wanted_by: list[list[int]]) -> None:
+        self.inst, self.leaves, self.home, self.wanted_by = inst, leaves, home, wanted_by
+
+    def goes_home(self, i: int) -> bool:
+        return any(self.home[f][i] for f in self.wanted_by[i])
+
+
+def what_the_rest_of_the_pass_can_do(t: Table, reaches: Reaches, lands: Callable[[int], int | None],
+                                     builds: Callable[[int, int], bool] | None) -> PassFacts | None:
+    """The least fixpoint of :func:`a_card_the_last_pass_cannot_free`'s rules over the rest of the current pass
+    (None when some foundation has no suit yet): every fact of a real game played from ``t`` until the piles are
+    next gathered is in it, whichever pass this is, since its rules read only what the pass's moves do (cards
+    leave a pile from its top, go home where the foundations take them, and nothing is gathered within a pass).
+    In the last pass a card it never brings home is lost; in an earlier one a card it never lets *leave* is
+    still in its pile when the piles are gathered (a game's proof for the passes before the last may build on that)."""
+    g = t.game
     found = g.foundations
     if any(t.fsuit[f] < 0 or not t.piles[f] for f in found):
         return None
@@ -164,11 +198,7 @@ def a_card_the_last_pass_cannot_free(t: Table, reaches: Reaches, lands: Callable
             leaves[i] = True
             if beneath[i] >= 0:
                 work.append((EXPOSED, beneath[i], 0))
-    for i, (card, _, at) in enumerate(inst):
-        if not any(home[f][i] for f in wanted_by[i]):
-            where = "the stock" if at < 0 else t.name(at)
-            return f"{C.code(card)} in {where} can never reach a foundation in the last pass"
-    return None
+    return PassFacts(inst, leaves, home, wanted_by)
 
 
 _NEIGHBOURS: dict[Callable[[int, int], bool], list[tuple[int, ...]]] = {}
@@ -184,4 +214,4 @@ def _neighbours(builds: Callable[[int, int], bool]) -> list[tuple[int, ...]]:
     return out
 
 
-__all__ = ["a_card_the_last_pass_cannot_free", "proof_of_loss", "Reaches"]
+__all__ = ["a_card_the_last_pass_cannot_free", "PassFacts", "proof_of_loss", "Reaches", "what_the_rest_of_the_pass_can_do"]

@@ -23,7 +23,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
-from replay.engine.proofs import proof_of_loss
+from replay.engine.proofs import proof_of_loss, what_the_rest_of_the_pass_can_do
 from replay.engine.registry import effect, procedure, rule
 
 ID = "printex-frame"
@@ -348,11 +348,78 @@ def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | Non
     return None
 
 
+@proof_of_loss("a card the second laying-out keeps for a side of the third that cannot take it")
+def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table) -> str | None:
+    """Lost when, in the second laying-out with the deck dealt out, some card can no longer leave its pile before
+    the piles are gathered, and wherever the gathering may put it the first deal of the third laying-out lays it
+    on a side pile that reaches no foundation which may still take it.
+
+    Soundness.  Three steps, each only dropping conditions of the real game.  (1) Which cards can leave before
+    the gathering: the least fixpoint of the last pass's relaxation
+    (:func:`replay.engine.proofs.what_the_rest_of_the_pass_can_do`, whose docstring argues it) over the rest of
+    this laying-out, which holds every card that leaves in any real game; a card it never lets leave stays, and
+    so does every card beneath it (a pile gives cards only from its top; the deck is out, so nothing is laid on
+    a pile again before the gathering, pf-18, pf-19).  So each pile ends the laying-out with at least the cards
+    up to its topmost staying card and at most the cards it has now.  (2) Where the gathering puts a staying
+    card: the piles are taken up in the order of dealing, each from the bottom (or the top, by ruling), into the
+    new deck (pf-19), so its place in the deck lies between the sums of the least and of the most cards the
+    piles before it may keep (plus its height, or its own pile's count less its height).  The first deal of
+    the third laying-out is the only move before it (a laying-out begins with its first deal, pf-5, pf-6) and
+    lays the deck's first cards on the piles in the order of the first deal, so a card whose every possible
+    place falls in that deal lands on one of a known set of piles.  (3) When each of those is a side pile
+    that reaches no foundation of the card's suit that has not passed it now, the card never goes home: in
+    the third laying-out nothing is gathered again and a side card leaves only for a foundation of its row or
+    column (the side cards' proof, :func:`a_side_card_of_the_third_layout_reaches_no_foundation`), and a
+    foundation that has passed it now has passed it then (pf-4, pf-16).  Every card must go home, and the deck
+    cannot be won in this laying-out while that card stays.  Not asked with the variants any-pile-after-third-deal and
+    cztery-katy (the third laying-out frees the piles, pf-21, pf-22).
+    """
+    g = t.game
+    if t.passes != PASSES - 1 or t.piles[g.stock] or not t.rounds or \
+            g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
+        return None
+    reach = g.options["reach"]
+    facts = what_the_rest_of_the_pass_can_do(t, lambda place, f: place is None or reach[place][f],
+                                             lambda j: None, None)
+    if facts is None:
+        return None
+    # the least and most cards each pile keeps until the gathering
+    most = {p: len(t.piles[p]) for p in g.by_role[TABLEAU]}
+    least = dict.fromkeys(most, 0)
+    at = 0
+    for p in g.by_role[TABLEAU]:
+        for h in range(most[p]):
+            if not facts.leaves[at + h]:
+                least[p] = h + 1
+        at += most[p]
+    first, corners, bottom_first = g.options["first_deal"], g.options["corners"], g.options["bottom_first"]
+    lo = hi = 0
+    for p in g.options["gather"]:
+        if lo >= len(first):
+            break
+        for h in range(least[p]):  # the cards that stay: h from the bottom
+            if bottom_first:
+                a, b = lo + h, hi + h
+            else:
+                a, b = lo + least[p] - 1 - h, hi + most[p] - 1 - h
+            if b >= len(first):
+                continue
+            card = t.piles[p][h]
+            if all(first[j] not in corners and not _still_takes(t, first[j], card) for j in range(a, b + 1)):
+                return (f"{C.code(card)} stays on {t.name(p)} until the gathering and the third laying-out's first "
+                        f"deal lays it on {' or '.join(sorted({t.name(first[j]) for j in range(a, b + 1)}))}, "
+                        f"which can never take it")
+        lo += least[p]
+        hi += most[p]
+    return None
+
+
 #: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the side
-#: cards' proof at every position (in the fast core too); the relaxation at the root only: at every
+#: cards' proof and the kept cards' proof at every position (in the fast core too); the relaxation at the root only: at every
 #: position of the third laying-out it pruned a third to a half of them but cost six times the search's
 #: speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md);
-SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,),
+SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,
+                                        a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it),
                           "root_dead_ends": (a_card_the_third_layout_cannot_free,),
                           "portfolio_dfs_share": None}
 

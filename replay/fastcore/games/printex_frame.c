@@ -167,11 +167,9 @@ static int still_takes(const fc_game *g, const fc_state *s, int p, int card) {
     return 0;
 }
 
-/* mirrors a_side_card_of_the_third_layout_reaches_no_foundation (SEARCH['dead_ends'], asked at every
- * position): a card on a side pile, or laid on one by the first deal still to come, in the third
- * laying-out, that no foundation its pile reaches may still take; held equal by
- * tests/test_fastcore_printex_frame.py (test_kernel_follows_the_engine_on_random_walks) */
-static int lost(const fc_game *g, const fc_state *s) {
+/* mirrors a_side_card_of_the_third_layout_reaches_no_foundation: a card on a side pile, or laid on one by the
+ * first deal still to come, in the third laying-out, that no foundation its pile reaches may still take */
+static int side_card_lost(const fc_game *g, const fc_state *s) {
     if (s->passes < g->opt[O_PASSES] || g->opt[O_ANY_PILE] || g->opt[O_CZTERY]) return 0;
     for (int p = 0; p < g->n; p++) {
         if (g->role[p] != FC_TABLEAU || is_corner(g, p)) continue;
@@ -186,6 +184,89 @@ static int lost(const fc_game *g, const fc_state *s) {
         }
     }
     return 0;
+}
+
+/* where a foundation's want list (replay.engine.proofs: from the card after its top to the end of its
+ * direction) puts card, or -1 when the list does not hold it */
+static inline int wanted_at(const fc_game *g, const fc_state *s, int f, int card) {
+    if (fc_suit(card) != s->fsuit[f]) return -1;
+    int i = (fc_rank(card) - fc_rank(fc_top(s, f))) * g->fdir[f] - 1;
+    return i >= 0 && i < (g->fdir[f] > 0 ? 12 - fc_rank(fc_top(s, f)) : fc_rank(fc_top(s, f))) ? i : -1;
+}
+
+/* mirrors a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it: in the second laying-out with
+ * the deck out, the least fixpoint of the pass's relaxation (replay.engine.proofs.what_the_rest_of_the_pass_can_do,
+ * without stock or building: the tableau's piles only) says which cards can leave before the gathering;
+ * a card that stays, every place of the new deck it can take falling in the third laying-out's first deal
+ * onto side piles that no foundation they reach may still take, is lost.  The fixpoint's facts as counts:
+ * a foundation's relaxed progress (how many of its wanted cards have gone home: always a prefix of its list),
+ * and per foundation and rank how many exposed cards lie on piles reaching it. */
+static int kept_card_lost(const fc_game *g, const fc_state *s) {
+    if (s->passes != g->opt[O_PASSES] - 1 || !stock_empty(g, s) || !s->rounds || g->opt[O_ANY_PILE]
+        || g->opt[O_CZTERY]) return 0;
+    for (int k = 0; k < g->nfound; k++)
+        if (s->fsuit[g->found[k]] < 0 || !fc_len(s, g->found[k])) return 0;
+    int got[FC_MAXC] = {0};            /* per foundation (its place k): wanted cards home in the fixpoint */
+    uint8_t avail[FC_MAXC][13];        /* per foundation and rank: exposed cards of its suit on piles reaching it */
+    int top[FC_MAXC];                  /* per pile: the height of its topmost card that has not left, -1 none */
+    memset(avail, 0, sizeof(avail));
+    for (int p = 0; p < g->n; p++) {
+        top[p] = -1;
+        if (g->role[p] != FC_TABLEAU) continue;
+        top[p] = fc_len(s, p) - 1;
+    }
+#define EXPOSE(p, h) do { int c_ = fc_at(s, (p), (h)); \
+        for (int k_ = 0; k_ < g->nfound; k_++) \
+            if (((flags(g)[(p)] >> (1 + k_)) & 1) && s->fsuit[g->found[k_]] == fc_suit(c_)) avail[k_][fc_rank(c_)]++; \
+    } while (0)
+    for (int p = 0; p < g->n; p++)
+        if (top[p] >= 0) EXPOSE(p, top[p]);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int k = 0; k < g->nfound; k++) {  /* a foundation takes its next wanted card when one is exposed */
+            int f = g->found[k];
+            for (;;) {
+                int r = fc_rank(fc_top(s, f)) + g->fdir[f] * (got[k] + 1);
+                if (r < 0 || r > 12 || !avail[k][r]) break;
+                got[k]++; changed = 1;
+            }
+        }
+        for (int p = 0; p < g->n; p++) {  /* a card leaves when some foundation its pile reaches has taken it */
+            while (top[p] >= 0) {
+                int c = fc_at(s, p, top[p]), leaves = 0;
+                for (int k = 0; k < g->nfound && !leaves; k++) {
+                    if (!((flags(g)[p] >> (1 + k)) & 1)) continue;
+                    int i = wanted_at(g, s, g->found[k], c);
+                    leaves = i >= 0 && i < got[k];
+                }
+                if (!leaves) break;
+                if (--top[p] >= 0) EXPOSE(p, top[p]);
+                changed = 1;
+            }
+        }
+    }
+#undef EXPOSE
+    const int32_t *first = first_deal(g), *order = gather_order(g);
+    int nfirst = n_first(g), bottom_first = g->opt[O_BOTTOM_FIRST], lo = 0, hi = 0;
+    for (int x = 0; x < n_gather(g) && lo < nfirst; x++) {
+        int p = order[x], least = top[p] + 1, most = fc_len(s, p);
+        for (int h = 0; h < least; h++) {
+            int a = bottom_first ? lo + h : lo + least - 1 - h, b = bottom_first ? hi + h : hi + most - 1 - h;
+            if (b >= nfirst) continue;
+            int dead = 1;
+            for (int j = a; j <= b && dead; j++)
+                dead = !is_corner(g, first[j]) && !still_takes(g, s, first[j], fc_at(s, p, h));
+            if (dead) return 1;
+        }
+        lo += least; hi += most;
+    }
+    return 0;
+}
+
+/* mirrors SEARCH['dead_ends'], asked at every position: the side cards' proof, then the kept cards' proof; held
+ * equal by tests/test_fastcore_printex_frame.py (test_kernel_matches_the_engine_on_random_walks) */
+static int lost(const fc_game *g, const fc_state *s) {
+    return side_card_lost(g, s) || kept_card_lost(g, s);
 }
 
 const fc_kernel fc_kernel_printex_frame = {"printex-frame", legal, apply, NULL, lost, frees};
