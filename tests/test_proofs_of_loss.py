@@ -57,14 +57,14 @@ def _printex_end_game(game, rng: random.Random, piles: int = 3, in_the_stock: bo
                     in_the_stock)
 
 
-def _printex_second_layout_end(game, rng: random.Random, piles: int) -> object:
-    """A position of the second laying-out with the deck dealt out, near the end: :func:`_printex_end_game`'s
-    foundations and cards, every card on ``piles`` random piles (none in the stock), two layings-out done; the
-    rest of the game is the end of this one, the gathering and the third."""
+def _printex_second_layout_end(game, rng: random.Random, piles: int, deck_out: bool = True) -> object:
+    """A position of the second laying-out near the end: :func:`_printex_end_game`'s foundations and cards on
+    ``piles`` random piles and, unless ``deck_out``, in the deck (a deal or more still to come); the rest of the
+    game is the end of this laying-out, the gathering and the third."""
     t = _printex_end_game(game, rng, piles)
     stock = t.piles[game.stock]
     spread = [p for p in game.by_role["tableau"] if t.piles[p]] or [game.by_role["tableau"][0]]
-    while stock:
+    while stock and (deck_out or len(stock) > 8):
         t.piles[rng.choice(spread)].append(stock.pop())
     t.passes, t.rounds = PF.PASSES - 1, rng.randint(1, 6)
     return t
@@ -86,7 +86,7 @@ def test_printex_frame_proofs_agree_with_exhaustive_search(variants, rulings):
     game = create(PF.ID, variants, rulings)
     rng = random.Random(29)
     third = [_printex_end_game(game, rng, in_the_stock=i % 3 == 0) for i in range(120)]
-    second = [_printex_second_layout_end(game, rng, piles=rng.randint(4, 12)) for i in range(120)]
+    second = [_printex_second_layout_end(game, rng, piles=rng.randint(4, 12), deck_out=i % 2 == 0) for i in range(160)]
     for proof in proofs_of(game):
         positions = {"third": third, "second": second}[PRINTEX_POSITIONS[proof.__name__]]
         found = check_against_search(game, positions, (proof,))
@@ -194,3 +194,58 @@ def test_the_kept_cards_proof_is_caught_when_it_forgets_that_cards_leave(monkeyp
     assert not check_against_search(game, positions, (proof,)).wrong
     monkeypatch.setattr(PF, "what_the_rest_of_the_pass_can_do", nothing_leaves)
     assert check_against_search(game, positions, (proof,)).wrong
+
+
+@pytest.mark.parametrize("rulings", [{}, {"frame": "rect-16"}, {"frame": "square-16"},
+                                     {"corner-refill": "every-card", "frame": "rect-16"},
+                                     {"gather-order": "piles-top-first"}, {"deal-timing": "when-stuck"}])
+def test_the_kept_cards_bounds_hold_until_the_gathering(rulings):
+    """The kept cards' proof with the deck not yet out (exhaustive search cannot reach such positions of real
+    deals): along random games of the second laying-out, at every position the cards each pile holds when the
+    piles are gathered lie between the bounds :func:`_kept_until_the_gathering` gave, and every card it counted
+    as staying is still in its place then; the walks go from the laying-out's first deal to its gathering."""
+    game = create(PF.ID, (), rulings)
+    checked = staying = 0
+    for seed in range(1, 41):
+        rng = random.Random(seed)
+        t = walk_to(game, seed, lambda t: t.passes == PF.PASSES - 1 and t.rounds >= 1)
+        if t is None:
+            continue
+        seen = []
+        while True:
+            if t.rounds and t.passes == PF.PASSES - 1:
+                least, most = PF._kept_until_the_gathering(t)
+                seen.append((least, most, {p: list(t.piles[p][:least[p]]) for p in least}))
+            moves = t.legal_moves()
+            redeal = [m for m in moves if m.type == "redeal"]
+            if redeal:
+                break
+            if not moves:
+                break
+            home = [m for m in moves if m.dst in game.foundations]
+            t.push(rng.choice(home) if home and rng.random() < 0.8 else rng.choice(moves))
+        if not redeal:
+            continue
+        for least, most, kept in seen:
+            for p in least:
+                assert least[p] <= len(t.piles[p]) <= most[p], (seed, t.name(p), least[p], len(t.piles[p]), most[p])
+                assert t.piles[p][:least[p]] == kept[p]
+                staying += least[p]
+            checked += 1
+    assert checked > 200 and staying > 1000, (checked, staying)
+
+
+def test_the_kept_cards_bounds_are_caught_when_a_deal_is_forgotten(monkeypatch):
+    """The same check catches bounds that leave out the deals still to come."""
+    game = create(PF.ID)
+    rng = random.Random(3)
+    t = walk_to(game, 3, lambda t: t.passes == PF.PASSES - 1 and t.rounds == 1)
+    least, most = PF._kept_until_the_gathering(t)
+    while not any(m.type == "redeal" for m in t.legal_moves()):
+        moves = [m for m in t.legal_moves() if m.type != "move"] or t.legal_moves()
+        t.push(rng.choice(moves))
+    assert all(least[p] <= len(t.piles[p]) <= most[p] for p in least)
+    monkeypatch.setattr(PF, "_kept_until_the_gathering",
+                        lambda u: ({p: 0 for p in least}, {p: len(u.piles[p]) for p in least}))
+    _, forgetful = PF._kept_until_the_gathering(walk_to(game, 3, lambda u: u.passes == PF.PASSES - 1 and u.rounds == 1))
+    assert any(len(t.piles[p]) > forgetful[p] for p in least)

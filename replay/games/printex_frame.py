@@ -348,51 +348,73 @@ def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | Non
     return None
 
 
-@proof_of_loss("a card the second laying-out keeps for a side of the third that cannot take it")
-def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table) -> str | None:
-    """Lost when, in the second laying-out with the deck dealt out, some card can no longer leave its pile before
-    the piles are gathered, and wherever the gathering may put it the first deal of the third laying-out lays it
-    on a side pile that reaches no foundation which may still take it.
-
-    Soundness.  Three steps, each only dropping conditions of the real game.  (1) Which cards can leave before
-    the gathering: the least fixpoint of the last pass's relaxation
-    (:func:`replay.engine.proofs.what_the_rest_of_the_pass_can_do`, whose docstring argues it) over the rest of
-    this laying-out, which holds every card that leaves in any real game; a card it never lets leave stays, and
-    so does every card beneath it (a pile gives cards only from its top; the deck is out, so nothing is laid on
-    a pile again before the gathering, pf-18, pf-19).  So each pile ends the laying-out with at least the cards
-    up to its topmost staying card and at most the cards it has now.  (2) Where the gathering puts a staying
-    card: the piles are taken up in the order of dealing, each from the bottom (or the top, by ruling), into the
-    new deck (pf-19), so its place in the deck lies between the sums of the least and of the most cards the
-    piles before it may keep (plus its height, or its own pile's count less its height).  The first deal of
-    the third laying-out is the only move before it (a laying-out begins with its first deal, pf-5, pf-6) and
-    lays the deck's first cards on the piles in the order of the first deal, so a card whose every possible
-    place falls in that deal lands on one of a known set of piles.  (3) When each of those is a side pile
-    that reaches no foundation of the card's suit that has not passed it now, the card never goes home: in
-    the third laying-out nothing is gathered again and a side card leaves only for a foundation of its row or
-    column (the side cards' proof, :func:`a_side_card_of_the_third_layout_reaches_no_foundation`), and a
-    foundation that has passed it now has passed it then (pf-4, pf-16).  Every card must go home, and the deck
-    cannot be won in this laying-out while that card stays.  Not asked with the variants any-pile-after-third-deal and
-    cztery-katy (the third laying-out frees the piles, pf-21, pf-22).
-    """
+def _kept_until_the_gathering(t: Table) -> tuple[dict[int, int], dict[int, int]] | None:
+    """The least and the most cards each tableau pile may hold when the piles are next gathered (steps (1) of
+    :func:`a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it`): at least its cards up to the
+    topmost one the pass's fixpoint never lets leave, at most its cards now and one for each deal left that
+    names it (and a corner's refill).  None when some foundation has no suit yet."""
     g = t.game
-    if t.passes != PASSES - 1 or t.piles[g.stock] or not t.rounds or \
-            g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
-        return None
     reach = g.options["reach"]
     facts = what_the_rest_of_the_pass_can_do(t, lambda place, f: place is None or reach[place][f],
                                              lambda j: None, None)
     if facts is None:
         return None
-    # the least and most cards each pile keeps until the gathering
-    most = {p: len(t.piles[p]) for p in g.by_role[TABLEAU]}
+    later, corners = g.options["later_deal"], g.options["corners"]
+    deals = -(-len(t.piles[g.stock]) // len(later))  # the deals left at most
+    most = {p: len(t.piles[p]) + (deals * later.count(p) + (p in corners) if deals else 0)
+            for p in g.by_role[TABLEAU]}
     least = dict.fromkeys(most, 0)
     at = 0
     for p in g.by_role[TABLEAU]:
-        for h in range(most[p]):
+        for h in range(len(t.piles[p])):
             if not facts.leaves[at + h]:
                 least[p] = h + 1
-        at += most[p]
-    first, corners, bottom_first = g.options["first_deal"], g.options["corners"], g.options["bottom_first"]
+        at += len(t.piles[p])
+    return least, most
+
+
+@proof_of_loss("a card the second laying-out keeps for a side of the third that cannot take it")
+def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table) -> str | None:
+    """Lost when, in the second laying-out, some card can no longer leave its pile before the piles are gathered,
+    and wherever the gathering may put it the first deal of the third laying-out lays it on a side pile that
+    reaches no foundation which may still take it.
+
+    Soundness.  Three steps, each only dropping conditions of the real game.  (1) Which cards can leave before
+    the gathering: the least fixpoint of the last pass's relaxation
+    (:func:`replay.engine.proofs.what_the_rest_of_the_pass_can_do`, whose docstring argues it) over the rest of
+    this laying-out, the cards still in the deck taken to land anywhere, which holds every card that leaves in
+    any real game (a card dealt later onto a pile only adds a condition to the leaving of the cards beneath
+    it); a card it never lets leave stays, and so does every card beneath it (a pile gives cards only from its
+    top).  So each pile ends the laying-out with at least the cards up to its topmost staying card, and at most
+    the cards it has now and one more for each deal left in which the later deals' order names it (each deal
+    lays one card on each pile it names until the deck runs out, so no more deals are left than the deck's
+    cards over the piles named, rounded up: pf-15, pf-18), and a corner one more (a moved corner takes the
+    deck's next card, pf-13, pf-14, and is never left longer than before its move but when it was empty).
+    (2) Where the gathering puts a staying card: the piles are taken up in the order of dealing, each from the
+    bottom (or the top, by ruling), into the new deck (pf-19), so its place in the deck lies between the sums of
+    the least and of the most cards the piles before it may keep, plus its height (or its own pile's count less
+    its height).  The first deal of the third laying-out is the only move before it (a laying-out begins with
+    its first deal, pf-5, pf-6) and lays the deck's first cards on the piles in the order of the first deal, so
+    a card whose every possible place falls in that deal lands on one of a known set of piles.  (3) When each of
+    those is a side pile that reaches no foundation of the card's suit that has not passed it now, the card
+    never goes home: in the third laying-out nothing is gathered again and a side card leaves only for a
+    foundation of its row or column (the side cards' proof,
+    :func:`a_side_card_of_the_third_layout_reaches_no_foundation`), and a foundation that has passed it now has
+    passed it then (pf-4, pf-16).  Every card must go home, and none does from a pile once the third laying-out
+    is out of reach.  Not asked before the laying-out's first deal (nothing lies on the piles then) nor with the
+    variants any-pile-after-third-deal and cztery-katy (the third laying-out frees the piles, pf-21, pf-22).
+    The fast core's kernel (``replay/fastcore/games/printex_frame.c``, ``kept_card_lost``) is its twin, held
+    equal by tests/test_fastcore_printex_frame.py.
+    """
+    g = t.game
+    if t.passes != PASSES - 1 or not t.rounds or g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
+        return None
+    kept = _kept_until_the_gathering(t)
+    if kept is None:
+        return None
+    least, most = kept
+    corners = g.options["corners"]
+    first, bottom_first = g.options["first_deal"], g.options["bottom_first"]
     lo = hi = 0
     for p in g.options["gather"]:
         if lo >= len(first):

@@ -194,16 +194,15 @@ static inline int wanted_at(const fc_game *g, const fc_state *s, int f, int card
     return i >= 0 && i < (g->fdir[f] > 0 ? 12 - fc_rank(fc_top(s, f)) : fc_rank(fc_top(s, f))) ? i : -1;
 }
 
-/* mirrors a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it: in the second laying-out with
- * the deck out, the least fixpoint of the pass's relaxation (replay.engine.proofs.what_the_rest_of_the_pass_can_do,
- * without stock or building: the tableau's piles only) says which cards can leave before the gathering;
+/* mirrors a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it: in the second laying-out, the
+ * least fixpoint of the pass's relaxation (replay.engine.proofs.what_the_rest_of_the_pass_can_do,
+ * without building, the deck's cards landing anywhere) says which cards can leave before the gathering;
  * a card that stays, every place of the new deck it can take falling in the third laying-out's first deal
  * onto side piles that no foundation they reach may still take, is lost.  The fixpoint's facts as counts:
  * a foundation's relaxed progress (how many of its wanted cards have gone home: always a prefix of its list),
  * and per foundation and rank how many exposed cards lie on piles reaching it. */
 static int kept_card_lost(const fc_game *g, const fc_state *s) {
-    if (s->passes != g->opt[O_PASSES] - 1 || !stock_empty(g, s) || !s->rounds || g->opt[O_ANY_PILE]
-        || g->opt[O_CZTERY]) return 0;
+    if (s->passes != g->opt[O_PASSES] - 1 || !s->rounds || g->opt[O_ANY_PILE] || g->opt[O_CZTERY]) return 0;
     for (int k = 0; k < g->nfound; k++)
         if (s->fsuit[g->found[k]] < 0 || !fc_len(s, g->found[k])) return 0;
     int got[FC_MAXC] = {0};            /* per foundation (its place k): wanted cards home in the fixpoint */
@@ -221,6 +220,12 @@ static int kept_card_lost(const fc_game *g, const fc_state *s) {
     } while (0)
     for (int p = 0; p < g->n; p++)
         if (top[p] >= 0) EXPOSE(p, top[p]);
+    int nstock = fc_len(s, g->stock);
+    for (int j = 0; j < nstock; j++) {  /* the deck's cards may land anywhere: exposed, reaching every foundation */
+        int c = fc_at(s, g->stock, j);
+        for (int k = 0; k < g->nfound; k++)
+            if (s->fsuit[g->found[k]] == fc_suit(c)) avail[k][fc_rank(c)]++;
+    }
     for (int changed = 1; changed;) {
         changed = 0;
         for (int k = 0; k < g->nfound; k++) {  /* a foundation takes its next wanted card when one is exposed */
@@ -246,10 +251,15 @@ static int kept_card_lost(const fc_game *g, const fc_state *s) {
         }
     }
 #undef EXPOSE
-    const int32_t *first = first_deal(g), *order = gather_order(g);
+    const int32_t *first = first_deal(g), *order = gather_order(g), *later = later_deal(g);
     int nfirst = n_first(g), bottom_first = g->opt[O_BOTTOM_FIRST], lo = 0, hi = 0;
+    int deals = (nstock + n_later(g) - 1) / n_later(g);  /* the deals left at most */
     for (int x = 0; x < n_gather(g) && lo < nfirst; x++) {
         int p = order[x], least = top[p] + 1, most = fc_len(s, p);
+        if (deals) {  /* one card a deal on each pile the later deals name, and a corner's refill */
+            for (int y = 0; y < n_later(g); y++) most += deals * (later[y] == p);
+            most += is_corner(g, p);
+        }
         for (int h = 0; h < least; h++) {
             int a = bottom_first ? lo + h : lo + least - 1 - h, b = bottom_first ? hi + h : hi + most - 1 - h;
             if (b >= nfirst) continue;
