@@ -455,9 +455,10 @@ def depth_first_share(g: Game) -> float | None:
     no deal at any budget of the table (0 of 200 at 10^7 positions) and every deal the table settled was
     proved lost by the depth-first search, whose exhaustive search the side cards' proof prunes; at 10^7
     positions of depth-first search alone, 8 of 12 deals the table had left open at 10^7 (a tenth of it
-    depth-first) were proved lost.  In the two variants the proof is off: at nine tenths, any-pile lost
-    the wins its nested search finds (no won deal of the table's won again) and proved one deal of eight
-    lost, and cztery-katy settled none of four, so they keep the tenth.
+    depth-first) were proved lost.  In the two variants the proof is off: at nine tenths and 10^7 positions,
+    any-pile lost the wins its nested search finds (none of the table's first three won deals was won again
+    at the budget that won it) and proved one deal of eight lost, and cztery-katy settled none of four, so
+    they keep the tenth.
     """
     return None if g.variants & {"any-pile-after-third-deal", "cztery-katy"} else 0.9
 

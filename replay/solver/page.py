@@ -149,6 +149,19 @@ def deals_text(data: dict[str, Any]) -> str:
     return out
 
 
+def portfolio_text() -> str:
+    """How the portfolio shares a deal's budget, from the solver and the games' own declarations."""
+    from replay.games.catalog import catalog
+    from replay.solver.nested import PORTFOLIO_DFS_SHARE
+
+    own = [f"{gid} (`{share.__name__ if callable(share) else share}`)" for gid, mod in catalog().items()
+           if (share := getattr(mod, "SEARCH", {}).get("portfolio_dfs_share")) is not None]
+    return (f"The portfolio is a depth-first search, which proves losses, with {PORTFOLIO_DFS_SHARE:.0%} of a "
+            "deal's budget, then a nested Monte-Carlo search made to find wins with the rest; a game may declare "
+            "another share where it was measured to settle more deals"
+            + (f": {', '.join(own)}, whose docstring gives the measurement." if own else "."))
+
+
 def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, command: str = PAGE_COMMAND) -> str:
     budget = data["budget"]
     forms = data["forms"]
@@ -174,7 +187,7 @@ def render(data: dict[str, Any], extras: list[dict[str, Any]] | None = None, com
       "reductions were used, or a proof of loss settled it) or *unknown* (the budget ran out). The deals won are "
       "therefore a lower bound, and the deals won or unknown an upper bound, of the deals that can be won. "
       "Every game is searched by the solver's fast core (the search in C, held by the tests to the Python "
-      "search's results).")
+      "search's results)." + (" " + portfolio_text() if method == "portfolio" else ""))
     w(f"* **Budgets that follow the search.** Each deal is played at {ladder_text(budget)} per deal: a deal "
       "neither won nor proved lost is played again from the start at the next budget, until it settles or "
       "the last budget is reached, so easy deals cost little and the search goes where it is needed. "
