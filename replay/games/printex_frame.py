@@ -28,6 +28,10 @@ from replay.engine.registry import effect, procedure, rule
 
 ID = "printex-frame"
 VARIANTS = ("any-pile-after-third-deal", "cztery-katy")
+#: the variants whose third laying-out frees the piles (pf-21: any pile to any foundation; pf-22: building), so
+#: that a side card is not lost there for want of a foundation of its line: the side cards' and the kept cards'
+#: proofs are not asked with them
+FREEING_VARIANTS = frozenset(VARIANTS)
 #: the readings of each ruling this module turns into behaviour (checked against the register)
 RULINGS = {
     "frame": ("rect-16", "square-16", "square-20", "square-20-ring"),
@@ -331,7 +335,7 @@ def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | Non
     by tests/test_fastcore_printex_frame.py (``test_kernel_follows_the_engine_on_random_walks``).
     """
     g = t.game
-    if t.passes < PASSES or g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
+    if t.passes < PASSES or g.variants & FREEING_VARIANTS:
         return None
     corners = g.options["corners"]
     for p in g.by_role[TABLEAU]:
@@ -407,7 +411,7 @@ def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table
     equal by tests/test_fastcore_printex_frame.py.
     """
     g = t.game
-    if t.passes != PASSES - 1 or not t.rounds or g.variants & {"any-pile-after-third-deal", "cztery-katy"}:
+    if t.passes != PASSES - 1 or not t.rounds or g.variants & FREEING_VARIANTS:
         return None
     kept = _kept_until_the_gathering(t)
     if kept is None:
@@ -436,16 +440,6 @@ def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table
     return None
 
 
-#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the side
-#: cards' proof and the kept cards' proof at every position (in the fast core too); the relaxation at the root only: at every
-#: position of the third laying-out it pruned a third to a half of them but cost six times the search's
-#: speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md);
-SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,
-                                        a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it),
-                          "root_dead_ends": (a_card_the_third_layout_cannot_free,),
-                          "portfolio_dfs_share": None}
-
-
 def depth_first_share(g: Game) -> float | None:
     """Nine tenths of a portfolio's budget for the depth-first search wherever the side cards' proof is asked at
     every position (every variant but any-pile-after-third-deal and cztery-katy, which turn it off), the
@@ -460,10 +454,18 @@ def depth_first_share(g: Game) -> float | None:
     at the budget that won it) and proved one deal of eight lost, and cztery-katy settled none of four, so
     they keep the tenth.
     """
-    return None if g.variants & {"any-pile-after-third-deal", "cztery-katy"} else 0.9
+    return None if g.variants & FREEING_VARIANTS else 0.9
 
 
-SEARCH["portfolio_dfs_share"] = depth_first_share
+#: what the rules make sound to reduce in a search (read by replay.solver.search.profile_for): the side
+#: cards' proof and the kept cards' proof at every position (in the fast core too); the relaxation at the root
+#: only: at every position of the third laying-out it pruned a third to a half of them but cost six times the
+#: search's speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md); the
+#: portfolio's share of the depth-first search, :func:`depth_first_share`
+SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,
+                                        a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it),
+                          "root_dead_ends": (a_card_the_third_layout_cannot_free,),
+                          "portfolio_dfs_share": depth_first_share}
 
 
 # ----------------------------------------------------------------------------- for the solver: the fast core

@@ -209,17 +209,14 @@ static int kept_card_lost(const fc_game *g, const fc_state *s) {
     uint8_t avail[FC_MAXC][13];        /* per foundation and rank: exposed cards of its suit on piles reaching it */
     int top[FC_MAXC];                  /* per pile: the height of its topmost card that has not left, -1 none */
     memset(avail, 0, sizeof(avail));
-    for (int p = 0; p < g->n; p++) {
-        top[p] = -1;
-        if (g->role[p] != FC_TABLEAU) continue;
-        top[p] = fc_len(s, p) - 1;
-    }
 #define EXPOSE(p, h) do { int c_ = fc_at(s, (p), (h)); \
         for (int k_ = 0; k_ < g->nfound; k_++) \
             if (((flags(g)[(p)] >> (1 + k_)) & 1) && s->fsuit[g->found[k_]] == fc_suit(c_)) avail[k_][fc_rank(c_)]++; \
     } while (0)
-    for (int p = 0; p < g->n; p++)
+    for (int p = 0; p < g->n; p++) {
+        top[p] = g->role[p] == FC_TABLEAU ? fc_len(s, p) - 1 : -1;
         if (top[p] >= 0) EXPOSE(p, top[p]);
+    }
     int nstock = fc_len(s, g->stock);
     for (int j = 0; j < nstock; j++) {  /* the deck's cards may land anywhere: exposed, reaching every foundation */
         int c = fc_at(s, g->stock, j);
