@@ -247,6 +247,37 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     assert full["rulings"] and not [r for r in again["rulings"] if r["game"] == "exiles"]
 
 
+def test_a_rerun_may_climb_one_form_past_the_ladder(tmp_path, monkeypatch):
+    """--top-for: a partial re-run sends one form on to a top budget; it merges into a table without one, the
+    re-run's entry and the page say how far that form went, the other form keeps the ladder; a re-run whose
+    ladder differs is refused, and an unknown form is a one-line error."""
+    from replay.solver import ladder as LD
+    from replay.solver.stats import Form
+
+    monkeypatch.setattr(T, "forms", lambda: [Form("napoleons-square"), Form("exiles")])
+    monkeypatch.setattr(T, "ruling_forms", lambda: [])
+    monkeypatch.setattr(T, "relative_forms", lambda: [])
+    kw = dict(deals=3, ladder=(50,), ruling_ceiling=50, seed=WON_SEED)
+    full = table(tmp_path, "full", command="first", config=kw)
+    part = table(tmp_path, "part", command="again",
+                 config={**kw, "top": 500, "top_deals": 2, "top_forms": ("napoleons-square",)})
+    rungs = {r["label"]: r["rungs"] for r in part["forms"]}
+    assert rungs == {"napoleons-square": [50, 500], "exiles": [50]}
+    assert part["budget"]["top_forms"] == ["napoleons-square"]
+    merged = T.merge(full, {**part, "games": ["napoleons-square", "exiles"]})
+    assert merged["reruns"][0]["top"] == {"top": 500, "top_deals": 2, "top_forms": ["napoleons-square"]}
+    assert "`napoleons-square` went on to 500 positions on its first 2 deals" in T.render_page(merged)
+    with pytest.raises(ValueError, match="budget"):
+        T.merge(full, {**table(tmp_path, "other", command="x", config={**kw, "ladder": (60,), "ruling_ceiling": 60}),
+                       "games": ["exiles"]})
+    # a journal begun before top_forms reads the same configuration back
+    c = LD.Config(seed=1, deals=2, ruling_deals=1, ladder=(5,), ruling_ceiling=5, top=None, top_deals=0,
+                  method="portfolio", greedy=False, steady_cards=0.0)
+    assert "top_forms" not in c.as_dict() and LD.Config.from_dict(c.as_dict()) == c
+    one_line_error(run("stats", "--table", "--only", "exiles", "--top", "10", "--top-deals", "1", "--ladder", "5",
+                       "--top-for", "nope", "--out", str(tmp_path / "t.json")), 2)
+
+
 def test_extra_rows_appear_on_the_page(tmp_path, monkeypatch):
     from replay.solver.stats import Form
 

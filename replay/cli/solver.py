@@ -292,6 +292,9 @@ def register(app: typer.Typer) -> None:
                                           help="(--table) A last budget past the ladder, played on each form's "
                                                "first --top-deals deals, those still open."),
         top_deals: int = typer.Option(0, "--top-deals", metavar="N", help="(--table) Deals a form plays at --top."),
+        top_for: List[str] = typer.Option([], "--top-for", metavar="FORM",
+                                          help="(--table) Only this form climbs to --top (repeatable; a row's "
+                                               "label, e.g. printex-frame or 'zwarta-kolumna +cztery-katy')."),
         probe: int = typer.Option(0, "--probe", metavar="N",
                                   help="(--table) Try each budget above the first on a row's first N open deals "
                                        "before the rest; a row whose probe it settles none of stops there."),
@@ -365,7 +368,8 @@ def register(app: typer.Typer) -> None:
                  "--ruling-deals": ruling_deals != 200, "--seed": seed != 1, "--jobs": workers is not None,
                  "--scheduler": scheduler is not None, "--nodes": nodes is not None, "--seconds": seconds is not None,
                  "--ladder": ladder is not None, "--ruling-ceiling": ruling_ceiling is not None,
-                 "--top": top is not None, "--top-deals": top_deals != 0, "--steady": steady != 1.0,
+                 "--top": top is not None, "--top-deals": top_deals != 0, "--top-for": bool(top_for),
+                 "--steady": steady != 1.0,
                  "--probe": probe != 0, "--probe-from": probe_from is not None, "--deals-for": bool(deals_for),
                  "--journal": journal is not None,
                  "--method": method is not Method.portfolio,
@@ -374,7 +378,7 @@ def register(app: typer.Typer) -> None:
         mode, allowed = (("--page", {"--also"}) if page is not None else
                          ("--assemble", set()) if assemble is not None else
                          ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--ladder",
-                                      "--ruling-ceiling", "--top", "--top-deals", "--steady", "--journal",
+                                      "--ruling-ceiling", "--top", "--top-deals", "--top-for", "--steady", "--journal",
                                       "--probe", "--probe-from", "--deals-for",
                                       "--method", "--no-greedy", "--only", "--merge-into"}) if table else
                          ("GAME", {"--variant", "--ruling", "--deals", "--seed", "--jobs", "--scheduler", "--nodes",
@@ -477,10 +481,17 @@ def register(app: typer.Typer) -> None:
                                top=top, top_deals=top_deals, method=method.value, greedy=not no_greedy,
                                steady_cards=steady, games=tuple(sorted(set(only))), probe=probe,
                                probe_from=probe_from or 0,
-                               deals_for=tuple(sorted(per_game.items())))
+                               deals_for=tuple(sorted(per_game.items())), top_forms=tuple(sorted(set(top_for))))
             problem = LD.check_config(config)
             if problem:
                 fail(f"--table: {problem}")
+            import dataclasses
+
+            climbing = {p.label for p in LD.plans(dataclasses.replace(config, top_forms=())) if p.top is not None}
+            for f in config.top_forms:
+                if f not in climbing:
+                    fail(f"--top-for: {f!r} is no form of this run that climbs the ladder "
+                         f"(known: {', '.join(sorted(climbing))})", 2)
             jpath = journal if journal is not None else out.with_name(out.name + ".journal")  # type: ignore[union-attr]
             try:
                 check_target(jpath, inputs=[p for p in inputs if p != journal], update=True, make_parents=False)
@@ -492,6 +503,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"cannot read {merge_into}: {e}")
             command = _command("--table", deals=deals, ruling_deals=ruling_deals, seed=seed, ladder=",".join(map(str, steps)),
                                ruling_ceiling=config.ruling_ceiling, top=top, top_deals=top_deals or None,
+                               top_for=list(config.top_forms),
                                steady=steady if steady != 1.0 else None, probe=probe or None, probe_from=probe_from,
                                deals_for=[f"{g}={n}" for g, n in sorted(per_game.items())],
                                method=method.value, workers=workers,

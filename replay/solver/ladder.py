@@ -102,11 +102,15 @@ class Config:
     probe: int = 0
     probe_from: int = 0
     deals_for: tuple[tuple[str, int], ...] = ()  #: (game, deals) for the games that play other than ``deals``
+    top_forms: tuple[str, ...] = ()  #: the forms (labels) that climb to ``top`` (none named: every form)
 
     def as_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["ladder"], d["games"] = list(self.ladder), list(self.games)
         d["deals_for"] = dict(self.deals_for)
+        d["top_forms"] = list(self.top_forms)
+        if not self.top_forms:  # as a journal begun before it
+            del d["top_forms"]
         if not self.probe and not self.probe_from and not self.deals_for:  # as a journal begun before them
             del d["probe"], d["probe_from"], d["deals_for"]
         return d
@@ -116,6 +120,7 @@ class Config:
         d = dict(d)
         d["ladder"], d["games"] = tuple(d["ladder"]), tuple(d.get("games", ()))
         d["deals_for"] = tuple(sorted((str(g), int(n)) for g, n in (d.get("deals_for") or {}).items()))
+        d["top_forms"] = tuple(str(f) for f in d.get("top_forms") or ())
         return cls(**d)
 
     def deals_of(self, game: str) -> int:
@@ -135,6 +140,8 @@ def check_config(c: Config) -> str | None:
         return f"the top budget {c.top:,} must be above the ladder's last, {c.ladder[-1]:,}"
     if c.top_deals < 0 or (c.top is not None and c.top_deals == 0):
         return "the top budget needs a number of deals to play at it (1 or more)"
+    if c.top_forms and c.top is None:
+        return "the forms named to climb to the top budget need a top budget"
     if c.deals < 1 or c.ruling_deals < 1 or any(n < 1 for _, n in c.deals_for):
         return "the deals per form and per reading must be at least 1"
     if c.probe < 0:
@@ -148,26 +155,28 @@ def check_config(c: Config) -> str | None:
 
 def plans(c: Config) -> list[RowPlan]:
     """Every row of the table, each form once: the games and variants and the relatives' rules (``deals`` each)
-    climb the whole ladder (and the top rung on their first deals), the ruling readings (``ruling_deals``) up
-    to ``ruling_ceiling``."""
+    climb the whole ladder (and the top rung on their first deals: every form's, or only those ``top_forms``
+    names), the ruling readings (``ruling_deals``) up to ``ruling_ceiling``."""
     from replay.solver.table import forms, relative_forms, ruling_forms
 
     games = set(c.games)
     whole = c.ladder
     ruled = tuple(b for b in c.ladder if b <= c.ruling_ceiling)
-    top = c.top if c.top_deals else None
     out: dict[str, RowPlan] = {}
+
+    def top_of(f: Form) -> int | None:
+        return c.top if c.top_deals and (not c.top_forms or f.label in c.top_forms) else None
 
     def add(p: RowPlan) -> None:
         out[p.label] = out[p.label].merged(p) if p.label in out else p
 
     for f in forms():
         if not games or f.game in games:
-            add(RowPlan(f, c.deals_of(f.game), whole, top, c.top_deals, c.probe, c.probe_from))
+            add(RowPlan(f, c.deals_of(f.game), whole, top_of(f), c.top_deals, c.probe, c.probe_from))
     for rel in relative_forms():
         if not games or rel.form.game in games:
             n = c.deals_of(rel.form.game)  # a form of the page's answers: as many deals
-            add(RowPlan(rel.form, n, whole, top, c.top_deals, c.probe, c.probe_from))
+            add(RowPlan(rel.form, n, whole, top_of(rel.form), c.top_deals, c.probe, c.probe_from))
             add(RowPlan(Form(rel.form.game), n, whole, probe=c.probe, probe_from=c.probe_from))
     for f, default, *_ in ruling_forms():
         if not games or f.game in games:
@@ -750,7 +759,8 @@ def assemble(journal: Journal) -> dict[str, Any]:
         "machine": h.get("machine"),
         "workers": max((x.get("workers", 1) for x in sessions), default=1),
         "budget": {"ladder": list(config.ladder), "ruling_ceiling": config.ruling_ceiling, "top": config.top,
-                   "top_deals": config.top_deals, "steady_cards": config.steady_cards, "method": config.method,
+                   "top_deals": config.top_deals, **({"top_forms": list(config.top_forms)} if config.top_forms else {}),
+                   "steady_cards": config.steady_cards, "method": config.method,
                    **({"probe": config.probe, "probe_from": config.probe_from or config.ladder[min(1, len(config.ladder) - 1)]}
                       if config.probe else {}),
                    "note": "position budgets make every result reproducible on any machine"},

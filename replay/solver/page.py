@@ -128,6 +128,14 @@ def ladder_text(budget: dict[str, Any]) -> str:
     return out
 
 
+def top_forms_text(top: dict[str, Any]) -> str:
+    """A re-run's top rung in words: the budget, the deals and the forms that climbed to it."""
+    forms = top.get("top_forms")
+    who = ", ".join(f"`{f}`" for f in forms) if forms else "each of its forms"
+    return (f"{who} went on to {top['top']:,} positions on its first {top['top_deals']:,} deals, those of them "
+            "still open")
+
+
 def probe_text(budget: dict[str, Any]) -> str:
     """The probe in words, or nothing."""
     n = budget.get("probe")
@@ -443,7 +451,8 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
         w(">")
         w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
           f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
-          + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file.")
+          + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file"
+          + (f"; {top_forms_text(rr['top'])}" if rr.get("top") else "") + ".")
     versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + [x["version"] for x in extras]
     if any(str(v).endswith("-dirty") for v in versions):
         w(">")

@@ -191,9 +191,12 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     games = set(part.get("games") or ())
     if not games:
         raise ValueError("the second file is not a partial run (no 'games')")
-    for key in ("format", "seed", "deals", "ruling_deals", "budget"):
+    for key in ("format", "seed", "deals", "ruling_deals"):
         if full.get(key) != part.get(key):
             raise ValueError(f"the runs differ in {key!r}: {full.get(key)!r} and {part.get(key)!r}")
+    ladder, part_ladder = _ladder_of(full.get("budget")), _ladder_of(part.get("budget"))
+    if ladder != part_ladder:
+        raise ValueError(f"the runs differ in 'budget': {ladder!r} and {part_ladder!r}")
     out = dict(full)
     stamp = {"version": part["version"], "commit": part["commit"], "date": part["date"]}
     new_forms = {r["label"]: {**r, "made_by": stamp} for r in part["forms"]}
@@ -202,10 +205,20 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     out["rulings"] = _replace_rows(full["rulings"], list(new_rulings.values()), games)
     new_relatives = [{**r, "made_by": stamp} for r in part.get("relatives", [])]
     out["relatives"] = _replace_rows(full.get("relatives", []), new_relatives, games)
+    top = {k: part["budget"][k] for k in TOP_KEYS if (part.get("budget") or {}).get(k)}
     out["reruns"] = list(full.get("reruns", [])) + [{
         "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"],
-        "cpu_seconds": part.get("cpu_seconds")}]
+        "cpu_seconds": part.get("cpu_seconds"), **({"top": top} if top else {})}]
     return out
+
+
+#: the budget's keys of the top rung: a re-run may climb further than the run it merges into (its rows say how
+#: far they went, and the re-run's entry keeps these); the rest of the budget must be the same
+TOP_KEYS = ("top", "top_deals", "top_forms")
+
+
+def _ladder_of(budget: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if budget is None else {k: v for k, v in budget.items() if k not in TOP_KEYS}
 
 
 def _replace_rows(old: list[dict[str, Any]], new: list[dict[str, Any]], games: set[str]) -> list[dict[str, Any]]:
