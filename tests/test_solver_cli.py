@@ -267,9 +267,29 @@ def test_a_rerun_may_climb_one_form_past_the_ladder(tmp_path, monkeypatch):
     merged = T.merge(full, {**part, "games": ["napoleons-square", "exiles"]})
     assert merged["reruns"][0]["top"] == {"top": 500, "top_deals": 2, "top_forms": ["napoleons-square"]}
     assert "`napoleons-square` went on to 500 positions on its first 2 deals" in T.render_page(merged)
+    ns = next(r for r in part["forms"] if r["label"] == "napoleons-square")
+    assert ns["curve"][-1]["budget"] == 500 and ns["curve"][-1].get("subset") and ns["budget"]["nodes"] == 50
+    # a top rung that plays every deal of the row counts in its results as a rung of the ladder would
+    whole = table(tmp_path, "whole", command="again",
+                  config={**kw, "top": 500, "top_deals": 3, "top_forms": ("napoleons-square",), "games": ("napoleons-square",)})
+    ns = whole["forms"][0]
+    at_top = ns["curve"][-1]
+    assert at_top["budget"] == 500  # no deal of Napoleon's Square settles in 50 positions
+    assert "subset" not in at_top and ns["budget"]["nodes"] == 500 and at_top["deals"] == 3
+    assert ns["solver"]["won"] == at_top["won"] and ns["solver"]["unknown"] == at_top["unknown"]
     with pytest.raises(ValueError, match="budget"):
         T.merge(full, {**table(tmp_path, "other", command="x", config={**kw, "ladder": (60,), "ruling_ceiling": 60}),
                        "games": ["exiles"]})
+    # --assemble of a partial run's journal puts its rows into the table (the file updated in place)
+    data = tmp_path / "full.json"
+    T.save(full, data)
+    r = run("stats", "--assemble", str(tmp_path / "whole.journal"), "--merge-into", str(data), "--out", str(data))
+    assert r.exit_code == 0, r.output
+    again = json.loads(data.read_text())
+    assert again["reruns"][-1]["games"] == ["napoleons-square"] and again["reruns"][-1]["top"]["top_deals"] == 3
+    assert [r["label"] for r in again["forms"]] == ["napoleons-square", "exiles"]
+    one_line_error(run("stats", "--assemble", str(tmp_path / "full.journal"), "--merge-into", str(data),
+                       "--out", str(tmp_path / "m.json")), 1)  # a whole run's journal is no partial run
     # a journal begun before top_forms reads the same configuration back
     c = LD.Config(seed=1, deals=2, ruling_deals=1, ladder=(5,), ruling_ceiling=5, top=None, top_deals=0,
                   method="portfolio", greedy=False, steady_cards=0.0)

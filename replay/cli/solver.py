@@ -333,7 +333,8 @@ def register(app: typer.Typer) -> None:
         only: List[str] = typer.Option([], "--only", metavar="GAME", autocompletion=complete.games,
                                        help="(--table) Only this game's rows (repeatable)."),
         merge_into: Optional[Path] = typer.Option(None, "--merge-into", metavar="FILE",
-                                                  help="(--table --only) Replace those rows in this data file."),
+                                                  help="(--table --only, or --assemble of such a run's journal) "
+                                                       "Replace those rows in this data file."),
         force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists "
                                                           "(never an input of the command)."),
     ) -> None:
@@ -376,7 +377,7 @@ def register(app: typer.Typer) -> None:
                  "--no-greedy": no_greedy, "--format": fmt is not Format.text, "--json": json_out is not None,
                  "--also": bool(also), "--only": bool(only), "--merge-into": merge_into is not None}
         mode, allowed = (("--page", {"--also"}) if page is not None else
-                         ("--assemble", set()) if assemble is not None else
+                         ("--assemble", {"--merge-into"}) if assemble is not None else
                          ("--table", {"--deals", "--ruling-deals", "--seed", "--jobs", "--scheduler", "--ladder",
                                       "--ruling-ceiling", "--top", "--top-deals", "--top-for", "--steady", "--journal",
                                       "--probe", "--probe-from", "--deals-for",
@@ -395,7 +396,8 @@ def register(app: typer.Typer) -> None:
 
         inputs = [p for p in [page, merge_into, assemble, journal, *also] if p is not None]
         # the data file named by --merge-into is the one --table --only means to update
-        updating = table and out is not None and merge_into is not None and out.resolve() == merge_into.resolve()
+        updating = (table or assemble is not None) and out is not None and merge_into is not None \
+            and out.resolve() == merge_into.resolve()
         try:  # before the work: a bad output path costs nothing
             for target in (out, json_out):
                 if target is not None:
@@ -448,7 +450,14 @@ def register(app: typer.Typer) -> None:
                 data = LD.assemble(LD.Journal.read(assemble))
             except LD.JournalError as e:
                 fail(str(e), 1)
-            _write_data(data, out, inputs, force, False)
+            if merge_into is not None:  # a partial run's journal (--only), its rows put in the table it re-ran
+                try:
+                    data = T.merge(T.load(merge_into), data)
+                except OSError as e:
+                    fail(f"cannot read {merge_into}: {(e.strerror or str(e)).lower()}")
+                except (KeyError, ValueError) as e:
+                    fail(f"cannot merge into {merge_into}: {e}", 1)
+            _write_data(data, out, [] if updating else inputs, force, updating)
             return
         if table:
             if merge_into is not None and not only:

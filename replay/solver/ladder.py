@@ -76,6 +76,11 @@ class RowPlan:
     def all_rungs(self) -> tuple[int, ...]:
         return self.rungs + ((self.top,) if self.top and self.top_deals else ())
 
+    def counted_rungs(self) -> tuple[int, ...]:
+        """The rungs that play every deal of the row, and so count in its results: the ladder's, and the top
+        rung when it plays every deal (``top_deals`` at least ``deals``: a form sent on past the ladder whole)."""
+        return self.rungs + ((self.top,) if self.top and self.top_deals >= self.deals else ())
+
     def merged(self, other: "RowPlan") -> "RowPlan":
         """Two plans of one form (a relative's rules that are a game's own defaults): the larger of each."""
         rungs = self.rungs if len(self.rungs) >= len(other.rungs) else other.rungs
@@ -419,7 +424,7 @@ def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Pr
         got = [r for r in (deal_at(plan, s, records, b) for s in seeds) if r is not None]
         played = [records[(plan.label, s, b)] for s in seeds if (plan.label, s, b) in records]
         point = _point(b, got, played)
-        if b not in plan.rungs:
+        if b not in plan.counted_rungs():
             point["subset"] = True
         out.append(point)
     if prog.probe is not None:  # the probe's deals at the budget where it settled none
@@ -443,9 +448,10 @@ def _point(budget: int, got: list[dict[str, Any]], played: list[dict[str, Any]])
 
 
 def row_results(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Progress) -> list[dict[str, Any]]:
-    """Each deal's result at the row's highest complete rung of the ladder (the top rung's subset aside), in
-    seed order: the summary the page reads.  Empty when not even the first rung is complete."""
-    base = [b for b in prog.complete if b in plan.rungs]
+    """Each deal's result at the row's highest complete rung that plays every deal (the ladder's, or the top
+    rung when it plays them all; a top rung on a subset aside), in seed order: the summary the page reads.
+    Empty when not even the first rung is complete."""
+    base = [b for b in prog.complete if b in plan.counted_rungs()]
     if not base:
         return []
     return [r for r in (deal_at(plan, s, records, base[-1]) for s in range(seed, seed + plan.deals))
@@ -682,7 +688,7 @@ def assemble(journal: Journal) -> dict[str, Any]:
         results = row_results(p, config.seed, recs, prog[label])
         if not results:
             return None
-        budget = max(b for b in prog[label].complete if b in p.rungs)
+        budget = max(b for b in prog[label].complete if b in p.counted_rungs())
         out = {**p.form.as_dict(), "label": label, **summarize(results),
                "budget": {"nodes": budget, "method": config.method},
                "curve": curve(p, config.seed, recs, prog[label]),
