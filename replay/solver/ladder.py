@@ -155,6 +155,12 @@ def check_config(c: Config) -> str | None:
         return f"the probe's first budget {c.probe_from:,} must be a budget of the ladder, with a probe"
     if c.steady_cards < 0:
         return "the steady threshold is a number of cards, 0 or more"
+    if c.top_forms:
+        climbing = {p.label for p in plans(dataclasses.replace(c, top_forms=())) if p.top is not None}
+        unknown = [f for f in c.top_forms if f not in climbing]
+        if unknown:
+            return (f"{unknown[0]!r}, named to climb to the top budget, is no form of this run that climbs the "
+                    f"ladder (known: {', '.join(sorted(climbing))})")
     return None
 
 
