@@ -264,6 +264,7 @@ def test_a_rerun_may_climb_one_form_past_the_ladder(tmp_path, monkeypatch):
     rungs = {r["label"]: r["rungs"] for r in part["forms"]}
     assert rungs == {"napoleons-square": [50, 500], "exiles": [50]}
     assert part["budget"]["top_forms"] == ["napoleons-square"]
+    assert "500 on `napoleons-square`'s first 2 deals" in T.render_page(part)  # the run's own budget in words
     merged = T.merge(full, {**part, "games": ["napoleons-square", "exiles"]})
     assert merged["reruns"][0]["top"] == {"top": 500, "top_deals": 2, "top_forms": ["napoleons-square"]}
     assert "`napoleons-square` went on to 500 positions on its first 2 deals" in T.render_page(merged)

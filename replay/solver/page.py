@@ -124,7 +124,8 @@ def ladder_text(budget: dict[str, Any]) -> str:
     if budget.get("ruling_ceiling") and budget["ruling_ceiling"] < ladder[-1]:
         out += f" (the ruling readings' rows up to {budget['ruling_ceiling']:,})"
     if budget.get("top") and budget.get("top_deals"):
-        out += f", and {budget['top']:,} on each form's first {budget['top_deals']:,} deals, those of them still open"
+        who = (", ".join(f"`{f}`" for f in budget["top_forms"]) + "'s" if budget.get("top_forms") else "each form's")
+        out += f", and {budget['top']:,} on {who} first {budget['top_deals']:,} deals, those of them still open"
     return out
 
 
