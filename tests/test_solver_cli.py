@@ -239,6 +239,12 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     assert "made_by" in merged["relatives"][1] and "made_by" not in merged["relatives"][0]
     assert merged["reruns"][0]["command"] == "again" and merged["reruns"][0]["games"] == ["exiles"]
     assert "measured again by `again`" in T.render_page(merged)
+    assert "has replaced those rows since" not in T.render_page(merged)
+    twice = T.merge(merged, {**part, "command": "third"})  # the same rows again: the first re-run is superseded
+    page = T.render_page(twice)
+    assert "by `again`" in page and "by `third`" in page
+    assert page.count("a later re-run (below) has replaced those rows since") == 1
+    assert page.index("has replaced those rows since") < page.index("by `third`")
     with pytest.raises(ValueError):
         T.merge(full, full)
     # a reading that is no longer measured (it became the default) leaves the merged table

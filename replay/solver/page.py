@@ -448,12 +448,15 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
       + (f" over {len(sessions)} sessions (the run was resumed from its journal)" if len(sessions) > 1 else "")
       + ("." if data.get("complete", True) else "; the run was not finished: rows still climbing stop where "
          "the journal stood."))
-    for rr in data.get("reruns", []):
+    reruns = data.get("reruns", [])
+    for i, rr in enumerate(reruns):
+        later = {g for r in reruns[i + 1:] for g in r["games"]}
         w(">")
         w(f"> The rows of {', '.join(rr['games'])} were measured again by `{rr['command']}` with code version "
           f"`{rr['version']}`" + (f" (commit `{rr['commit'][:12]}`)" if rr.get("commit") else "")
           + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file"
-          + (f"; {top_forms_text(rr['top'])}" if rr.get("top") else "") + ".")
+          + (f"; {top_forms_text(rr['top'])}" if rr.get("top") else "")
+          + ("; a later re-run (below) has replaced those rows since" if set(rr["games"]) <= later else "") + ".")
     versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + [x["version"] for x in extras]
     if any(str(v).endswith("-dirty") for v in versions):
         w(">")
