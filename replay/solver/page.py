@@ -457,7 +457,7 @@ def _made(data: dict[str, Any], extras: list[dict[str, Any]], command: str) -> s
           + f" on {rr['date']}, in {rr['wall_seconds'] / 3600:.1f} hours, and merged into the data file"
           + (f"; {top_forms_text(rr['top'])}" if rr.get("top") else "")
           + ("; a later re-run (below) has replaced those rows since" if set(rr["games"]) <= later else "") + ".")
-    versions = [data["version"]] + [rr["version"] for rr in data.get("reruns", [])] + [x["version"] for x in extras]
+    versions = [data["version"]] + [rr["version"] for rr in reruns] + [x["version"] for x in extras]
     if any(str(v).endswith("-dirty") for v in versions):
         w(">")
         w("> A version ending in `-dirty` was recorded while the working tree held uncommitted changes on top "
