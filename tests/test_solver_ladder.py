@@ -120,6 +120,30 @@ def test_a_probe_tries_a_rung_on_the_first_open_deals_and_stops_the_row_where_it
     assert (p.budget, p.todo) == (1000, [5, 6])
 
 
+def test_a_row_the_probe_stopped_still_plays_its_first_deals_at_the_top_rung():
+    plan = L.RowPlan(Form("exiles"), 6, (10, 100), top=1000, top_deals=3, probe=2)
+    got = records(rec("exiles", 1, 10, "won", 104), *(rec("exiles", s, 10, "unknown", 40) for s in range(2, 7)))
+    got.update(records(rec("exiles", 2, 100, "unknown", 45), rec("exiles", 3, 100, "unknown", 55)))
+    p = L.row_progress(plan, 1, got, 0.0)  # the probe (deals 2, 3) settled none: on to the top with those of seeds 1-3
+    assert (p.budget, p.todo, p.complete, p.probe) == (1000, [2, 3], [10], (100, [2, 3]))
+    got.update(records(rec("exiles", 2, 1000, "unknown", 70)))
+    assert L.row_progress(plan, 1, got, 0.0).todo == [3]
+    got.update(records(rec("exiles", 3, 1000, "won", 104)))
+    p = L.row_progress(plan, 1, got, 0.0)
+    assert (p.budget, p.stopped, p.complete, p.probe) == (None, "steady", [10, 1000], (100, [2, 3]))
+    c = L.curve(plan, 1, got, p)  # in budget order: the probe, then the top rung over its first three seeds
+    assert [(x["budget"], x["deals"], x["won"], x.get("probe", False), x.get("subset", False)) for x in c] == [
+        (10, 6, 1, False, False), (100, 2, 0, True, True), (1000, 3, 2, False, True)]
+    assert c[-1]["results"] == "W?W" and c[-1]["played"] == 2
+    assert [r["budget"] for r in L.row_results(plan, 1, got, p)] == [10] * 6  # the summary: the last full rung
+    # the probe's deals past the top rung's first seeds are not played there; without a top rung the row stops
+    wide = L.RowPlan(Form("exiles"), 6, (10, 100), top=1000, top_deals=1, probe=2)
+    assert L.row_progress(wide, 1, got, 0.0).stopped == "steady"
+    bare = L.RowPlan(Form("exiles"), 6, (10, 100), probe=2)
+    p = L.row_progress(bare, 1, got, 0.0)
+    assert (p.budget, p.stopped, p.complete) == (None, "steady", [10])
+
+
 def test_a_game_may_play_more_deals_than_the_others():
     c = config(deals_for=(("exiles", 8),), probe=3)
     rows = {p.label: p for p in L.plans(c)}
@@ -443,3 +467,7 @@ def test_a_row_is_settled_by_all_its_deals_not_by_the_top_rungs_subset():
               "budget": {"nodes": 10**6}}
     assert row_state(probed) == "probed: none settled"
     assert _reached(probed) == "10⁶ (probed at 10⁷: none of 20 settled)"
+    probed["curve"].append(point(10**8, 20, 0, 20, 95.55, subset=True))  # and played on past the ladder
+    assert row_state(probed) == "probed: none settled"
+    assert _reached(probed) == "10⁶ (probed at 10⁷: none of 20 settled; its first 20 at 10⁸: none settled, 95.5 " \
+                               "cards home)"

@@ -297,7 +297,8 @@ def register(app: typer.Typer) -> None:
                                                "label, e.g. printex-frame or 'zwarta-kolumna +cztery-katy')."),
         probe: int = typer.Option(0, "--probe", metavar="N",
                                   help="(--table) Try each budget above the first on a row's first N open deals "
-                                       "before the rest; a row whose probe it settles none of stops there."),
+                                       "before the rest; a row whose probe it settles none of stops there "
+                                       "(but for --top, played on the probe's deals among its first)."),
         probe_from: Optional[int] = typer.Option(None, "--probe-from", metavar="N",
                                                  help="(--table) The lowest budget of the ladder the probe "
                                                       "applies to (by default the second)."),

@@ -8,7 +8,8 @@ mean cards home by less than ``steady_cards`` (the search has stopped finding an
 ``probe`` of N deals, a rung above the first (from ``probe_from`` up) is tried on a row's first N open deals before the rest: if it
 settles none of them, the row stops there ("steady", the probe a subset point of its curve), so an
 expensive rung is paid for only where it settles deals.  Past the ceiling, a last rung (``--top``) may be
-played on the first ``top_deals`` deals of each form only, to show where a form still climbing is going.
+played on the first ``top_deals`` deals of each form only, to show where a form still climbing is going; a row
+the probe stopped plays it too, on the probe's deals among those first deals (they are still open).
 ``deals_for`` gives a game more (or fewer) deals than ``deals`` (a rate near one half needs some 400 settled
 deals for an interval 10 points wide).
 
@@ -363,7 +364,8 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
     A rung plays the row's deals still open (at the top rung, those among its first ``top_deals``); the row
     stops when no deal is open, at its last rung, or when a rung above the first settled none of the open
     deals and raised their mean cards home by less than ``steady_cards``, or when the row's ``probe`` (its
-    first open deals, played at a rung above the first before the rest) settled none of them there."""
+    first open deals, played at a rung above the first before the rest) settled none of them there (after
+    the top rung, if the row has one, on the probe's deals among its first deals: :func:`_past_the_probe`)."""
     open_ = list(range(seed, seed + plan.deals))
     rungs = plan.all_rungs()
     complete: list[int] = []
@@ -381,7 +383,7 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
             if todo:
                 return Progress(budget, todo, complete)
             if all(records[(plan.label, s, budget)]["status"] == "unknown" for s in sample):
-                return Progress(None, [], complete, "steady", (budget, sample))
+                return _past_the_probe(plan, seed, records, complete, (budget, sample))
         todo = [s for s in open_ if (plan.label, s, budget) not in records]
         if todo:
             return Progress(budget, todo, complete)
@@ -399,6 +401,21 @@ def row_progress(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], s
         prev = {s: res[s]["home"] for s in still}
         open_ = still
     return Progress(None, [], complete, "ceiling")
+
+
+def _past_the_probe(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], complete: list[int],
+                    probe: tuple[int, list[int]]) -> Progress:
+    """A row whose probe settled none stops there, but for its top rung: the probe's deals among the top rung's
+    first ``top_deals`` are open deals of those first seeds, and a row sent past the ladder (``--top``, by name
+    with ``--top-for``) plays them there, so a form the probe stopped still shows where its first deals go."""
+    top = plan.top if plan.top is not None and plan.top not in plan.rungs else None
+    onward = [s for s in probe[1] if top is not None and s in rung_seeds(plan, seed, top)]
+    if top is None or not onward:
+        return Progress(None, [], complete, "steady", probe)
+    todo = [s for s in onward if (plan.label, s, top) not in records]
+    if todo:
+        return Progress(top, todo, complete, probe=probe)
+    return Progress(None, [], [*complete, top], "steady", probe)
 
 
 def deal_at(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], budget: int) -> dict[str, Any] | None:
@@ -437,7 +454,7 @@ def curve(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Pr
         b, sample = prog.probe
         got = [records[(plan.label, s, b)] for s in sample]
         out.append({**_point(b, got, got), "subset": True, "probe": True})
-    return out
+    return sorted(out, key=lambda p: p["budget"])  # a top rung played past the probe comes after it
 
 
 def _point(budget: int, got: list[dict[str, Any]], played: list[dict[str, Any]]) -> dict[str, Any]:

@@ -145,7 +145,8 @@ def probe_text(budget: dict[str, Any]) -> str:
     start = budget.get("probe_from")
     which = f"Each budget from {start:,} up" if start else "Each budget above the first"
     return (f"{which} is tried first on a row's first {n:,} open deals; a row whose probe it "
-            "settles none of stops there (*probed*), and the probe is shown in the curves as a point of its own, "
+            "settles none of stops there (*probed*; a form sent past the ladder plays the probe's deals on at "
+            "the top budget), and the probe is shown in the curves as a point of its own, "
             "so the largest budgets go only where they settle deals. ")
 
 
@@ -323,8 +324,17 @@ def _reached(r: dict[str, Any]) -> str:
     st = row_state(r)
     probe = next((p for p in r.get("curve") or [] if p.get("probe")), None)
     if probe is not None:
-        return f"{text} (probed at {sup(probe['budget'])}: none of {probe['deals']:,} settled)"
+        onward = "".join(f"; its first {p['deals']:,} at {sup(p['budget'])}: {_settled_of(p)}, {p['mean_home']:.1f} "
+                         "cards home" for p in r["curve"] if p["budget"] > probe["budget"])
+        return f"{text} (probed at {sup(probe['budget'])}: none of {probe['deals']:,} settled{onward})"
     return f"{text} ({'**still climbing**' if st == 'still climbing' else st})"
+
+
+def _settled_of(p: dict[str, Any]) -> str:
+    """A curve point's settled deals in words: "none settled", or how many were won and proved lost."""
+    if not p["won"] and not p["unwinnable"]:
+        return "none settled"
+    return f"{p['won']} won, {p['unwinnable']} proved lost"
 
 
 def _curves(data: dict[str, Any]) -> str:
