@@ -64,9 +64,12 @@ def walk(game: Game, k: fastcore.Kernel, seed: int, stats: Counter) -> None:
         legal = compare_legal(game, k, s, t, where)
         side = bool(pf.a_side_card_of_the_third_layout_reaches_no_foundation(t))
         kept = bool(pf.a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t))
-        assert k.lost(s) == (side or kept), f"lost() differs {where}"
-        stats["proved lost"] += side or kept
+        ends = bool(pf.every_end_of_the_second_layout_strands_a_card(t))
+        assert k.lost(s) == (side or kept or ends), f"lost() differs {where}"
+        stats["proved lost"] += side or kept or ends
         stats["proved lost by a kept card"] += kept
+        stats["proved lost by the second laying-out's ends"] += ends
+        stats["by those ends alone"] += ends and not (side or kept)
         for m in legal:
             stats[_kind(game, m)] += 1
             if m.type == "move" and game.roles[m.dst] == FOUNDATION and not reach[m.src][m.dst]:
@@ -115,6 +118,11 @@ def test_kernel_matches_the_engine_on_random_walks(variants: tuple[str, ...], ru
     # the proof of loss answers where its argument holds, and is disabled where it does not
     assert bool(stats["proved lost"]) == (not set(variants) & {"any-pile-after-third-deal", "cztery-katy"}), stats
     assert bool(stats["proved lost by a kept card"]) == bool(stats["proved lost"]), stats
+    # the proof of the second laying-out's ends, off where a corner takes later deals (the frames of sixteen) and
+    # where the piles are taken up top first
+    ends = (bool(stats["proved lost"]) and game.rulings["frame"] not in ("rect-16", "square-16")
+            and game.options["bottom_first"])
+    assert bool(stats["by those ends alone"]) == ends, stats
 
 
 def test_the_comparisons_can_fail() -> None:
@@ -136,9 +144,9 @@ def test_options_and_vars_encode_the_instance() -> None:
     for which in ("first_deal", "later_deal", "gather"):
         assert opts[at] == len(o[which]) and tuple(opts[at + 1:at + 1 + opts[at]]) == o[which]
         at += 1 + opts[at]
-    assert len(opts) == at + len(game.roles)
+    assert len(opts) == at + len(game.roles) + 1 and opts[-1] == pf.ENDS_DEALS_LEFT <= 8  # the C kernel's most
     assert o["later_deal"] != o["first_deal"]  # this frame deals its corners only once a pass
-    for i, bits in enumerate(opts[at:]):
+    for i, bits in enumerate(opts[at:at + len(game.roles)]):
         assert bits & 1 == (i in o["corners"])
         assert [f for k, f in enumerate(game.foundations) if bits >> (1 + k) & 1] == \
             [f for f in game.foundations if o["reach"][i][f]]

@@ -76,6 +76,7 @@ PRINTEX_POSITIONS = {
     "a_side_card_of_the_third_layout_reaches_no_foundation": "third",
     "a_card_the_third_layout_cannot_free": "third",
     "a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it": "second",
+    "every_end_of_the_second_layout_strands_a_card": "second",
 }
 
 
@@ -91,7 +92,9 @@ def test_printex_frame_proofs_agree_with_exhaustive_search(variants, rulings):
         positions = {"third": third, "second": second}[PRINTEX_POSITIONS[proof.__name__]]
         found = check_against_search(game, positions, (proof,))
         assert not found.wrong, found.wrong
-        assert found.won >= 5 and found.decided >= 3, (proof.__name__, found)
+        silent = proof is PF.every_end_of_the_second_layout_strands_a_card and (
+            rulings.get("frame") == "rect-16" or rulings.get("gather-order") == "piles-top-first")
+        assert found.won >= 5 and (found.decided == 0 if silent else found.decided >= 3), (proof.__name__, found)
 
 
 def test_the_side_cards_proof_waits_for_the_third_layout_and_its_variants():
@@ -158,7 +161,8 @@ def test_the_verdict_names_the_proof_that_settled_it():
     assert r.status == UNWINNABLE and r.proof is None and r.method == "portfolio"
     assert r.proved_by == ("exhaustive search (a card on a side of the frame reaching no foundation that takes it, "
                            "in the third laying-out at every position, a card the second laying-out keeps for a side "
-                           "of the third that cannot take it at every position)")
+                           "of the third that cannot take it at every position, every way the second laying-out can "
+                           "end strands a card in the third laying-out's first deal at every position)")
     assert r.as_dict()["proved_by"] == r.proved_by
     assert solve(game, deck=game.deck_from_seed(seed), budget=Budget(nodes=5)).proved_by is None  # unknown
 

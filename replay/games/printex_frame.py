@@ -23,7 +23,7 @@ from replay.engine.edition import Edition
 from replay.engine.game import Game, Move, Reason, Rule, RuleBook, Setup, Table
 from replay.engine.kernel import FastCore
 from replay.engine.layout import FOUNDATION, STOCK, TABLEAU, Layout
-from replay.engine.proofs import proof_of_loss, what_the_rest_of_the_pass_can_do
+from replay.engine.proofs import PassFacts, proof_of_loss, what_the_rest_of_the_pass_can_do
 from replay.engine.registry import effect, procedure, rule
 
 ID = "printex-frame"
@@ -352,15 +352,23 @@ def a_side_card_of_the_third_layout_reaches_no_foundation(t: Table) -> str | Non
     return None
 
 
-def _kept_until_the_gathering(t: Table) -> tuple[dict[int, int], dict[int, int]] | None:
+def _the_rest_of_the_laying_out(t: Table) -> PassFacts | None:
+    """The least fixpoint of the pass's relaxation over the rest of this laying-out, the deck's cards taken to
+    land anywhere (:func:`replay.engine.proofs.what_the_rest_of_the_pass_can_do`); None when some foundation has
+    no suit yet.  Its instances: the tableau piles' cards, pile by pile from the bottom, then the deck's, the
+    next card first."""
+    reach = t.game.options["reach"]
+    return what_the_rest_of_the_pass_can_do(t, lambda place, f: place is None or reach[place][f], lambda j: None,
+                                            None)
+
+
+def _kept_until_the_gathering(t: Table, facts: PassFacts | None = None) -> tuple[dict[int, int], dict[int, int]] | None:
     """The least and the most cards each tableau pile may hold when the piles are next gathered (steps (1) of
     :func:`a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it`): at least its cards up to the
     topmost one the pass's fixpoint never lets leave, at most its cards now and one for each deal left that
     names it (and a corner's refill).  None when some foundation has no suit yet."""
     g = t.game
-    reach = g.options["reach"]
-    facts = what_the_rest_of_the_pass_can_do(t, lambda place, f: place is None or reach[place][f],
-                                             lambda j: None, None)
+    facts = facts or _the_rest_of_the_laying_out(t)
     if facts is None:
         return None
     later, corners = g.options["later_deal"], g.options["corners"]
@@ -440,6 +448,163 @@ def a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it(t: Table
     return None
 
 
+#: the most deals of the second laying-out still to come for :func:`every_end_of_the_second_layout_strands_a_card`
+#: to be asked (each one more widens what a pile may end with; measured: benchmarks/README.md)
+ENDS_DEALS_LEFT = 3
+
+
+def _what_the_deck_may_still_lay(n: int, per_deal: int, corner_cards_home: int,
+                                 goes_home: list[bool]) -> tuple[list[set[int]], set[int]]:
+    """Where the deals to come may begin in the deck (for the ``i``-th deal to come, the indices of the deck's
+    cards, 0 the next, it may begin with) and which of its cards a refill may take, in every way the deck's ``n``
+    cards may leave it before the gathering.
+
+    A deal lays the deck's next cards on the piles of the later deals in order, one each while the deck lasts
+    (pf-15, pf-18); before each deal (and before the gathering) any number of corners may be moved and refilled,
+    each taking the deck's next card (pf-13, pf-14).  The ``k``-th refill follows the ``k``-th move of a card off a
+    corner: a card on a corner now that may go home in the rest of the laying-out (``corner_cards_home`` of them)
+    or a card an earlier refill put there that may (``goes_home`` of the deck's cards, from the pass's fixpoint,
+    which holds every card that goes home in a real game); a refill whose move no such card can make is not a way
+    the game can go.  So a way is a walk over states (deals made, the deck's next index, the moves off corners
+    still to be had: the corner cards that may go home, plus the refilled ones that may, less the refills so
+    far), each step a deal or a refill (only with a move to be had); every state a walk reaches leads on to the
+    deck's end (deal on), so the walks' states are the ways' states, and they are few: the search over them
+    replaces a list of the ways, which grows with every deal."""
+    starts: list[set[int]] = [set() for _ in range(-(-n // per_deal))]
+    refills: set[int] = set()
+    todo = [(0, 0, corner_cards_home)]
+    seen = set(todo)
+    while todo:
+        deals, pos, moves = todo.pop()
+        if pos == n:
+            continue
+        starts[deals].add(pos)
+        steps = [(deals + 1, pos + min(per_deal, n - pos), moves)]
+        if moves:
+            refills.add(pos)
+            steps.append((deals, pos + 1, moves - 1 + goes_home[pos]))
+        for step in steps:
+            if step not in seen:
+                seen.add(step)
+                todo.append(step)
+    return starts, refills
+
+
+@proof_of_loss("every way the second laying-out can end strands a card in the third laying-out's first deal")
+def every_end_of_the_second_layout_strands_a_card(t: Table) -> str | None:
+    """Lost when, in the second laying-out with at most :data:`ENDS_DEALS_LEFT` deals to come, every way its
+    deck can go out and its piles can end leaves a gathered deck whose first cards the third laying-out's first
+    deal lays, some of them, on side piles that can never take them.
+
+    Soundness.  Every end of the laying-out a real game can reach is among the ends looked at, so when none of
+    them leaves a third laying-out that can be won, none that a real game reaches does.  (1) The deck's cards go
+    out by deals and refills only (cards leave the deck no other way, pf-13 to pf-18), in one of the ways
+    :func:`_what_the_deck_may_still_lay` follows (its docstring argues that every real one is among them): so the
+    card the ``i``-th deal to come lays on a pile is one of those it lays there from some place where it may
+    begin, and a card a refill puts on a corner one of those it says a refill may take.  A corner must not be named by the later
+    deals (in the frames of sixteen it is: a card dealt on a corner may be moved and refilled too, which that
+    list does not follow), else nothing is said.  (2) A pile ends with a bottom part of its cards now, at least
+    up to the topmost card the pass's fixpoint never lets leave (:func:`_kept_until_the_gathering`: a pile gives
+    cards only from its top), and on it some of the cards dealt onto it, in the order of the deals (each that
+    stays covers what is beneath it; one that goes home may let more of those beneath go too), and on a corner
+    at most one card a refill put there (a corner the later deals do not name holds one card a refill replaces:
+    pf-13, pf-14).  (3) The piles are taken up in the order of dealing, each from the bottom (pf-19), and the
+    third laying-out's first deal, its only first move (pf-5, pf-6), lays the new deck's first cards on the
+    piles of the first deal in order: a card laid on a side pile that reaches no foundation which may still take
+    it never goes home there (the side cards' proof, :func:`a_side_card_of_the_third_layout_reaches_no_foundation`:
+    nothing is gathered after the third laying-out, pf-20, and a foundation that has passed a card now has
+    passed it then, pf-4, pf-16).  Over the piles in the order of gathering, the places of the new deck where
+    the next pile may begin are followed (a set of at most as many places as the first deal has), and a pile's
+    ending is kept only if each of its cards that falls in the first deal falls on a corner or on a side pile
+    that may take it (:func:`_an_end_lays_the_first_deal_well`).  When no place is left before the end of the
+    first deal, every end strands a card, and the game is lost.  Each step only widens what a real game can do
+    (the deals' cards are taken from every way at once), so the proof is sound; measured, it decides 95% of the
+    positions that following each way apart would (benchmarks/README.md), at a small part of the cost.
+    Not asked with the piles taken up top first (gather-order), nor with the variants any-pile-after-third-deal
+    and cztery-katy (the third laying-out frees the piles, pf-21, pf-22), nor before the laying-out's first deal.
+    The fast core's kernel (``replay/fastcore/games/printex_frame.c``, ``ends_lost``) is its twin, held equal by
+    tests/test_fastcore_printex_frame.py (``test_kernel_matches_the_engine_on_random_walks``).
+    """
+    g = t.game
+    o = g.options
+    if t.passes != PASSES - 1 or not t.rounds or g.variants & FREEING_VARIANTS or not o["bottom_first"]:
+        return None
+    later, first, corners = o["later_deal"], o["first_deal"], o["corners"]
+    stock = t.piles[g.stock]
+    n = len(stock)
+    if -(-n // len(later)) > ENDS_DEALS_LEFT or any(c in later for c in corners) or len(first) > 31:
+        return None  # (a first deal of more than 31 places is beyond the fast core's set of places, a 32-bit word)
+    facts = _the_rest_of_the_laying_out(t)
+    kept = _kept_until_the_gathering(t, facts) if facts is not None else None
+    if facts is None or kept is None:
+        return None
+    at = 0
+    corner_cards_home = 0
+    for p in g.by_role[TABLEAU]:
+        if p in corners:
+            corner_cards_home += sum(facts.goes_home(at + h) for h in range(len(t.piles[p])))
+        at += len(t.piles[p])
+    if corner_cards_home > 63:
+        return None  # (beyond the fast core's set of the moves off corners still to be had, a 64-bit word)
+    goes_home = [facts.goes_home(at + i) for i in range(n)]
+    nxt = stock[::-1]
+    starts, refills = _what_the_deck_may_still_lay(n, len(later), corner_cards_home, goes_home)
+    dealt: dict[tuple[int, int], set[int]] = {}  # (pile, the deal's place among those to come): the cards it may lay
+    for i, begins in enumerate(starts):
+        for start in begins:
+            for k in range(min(len(later), n - start)):
+                dealt.setdefault((later[k], i), set()).add(nxt[start + k])
+    refilled = {nxt[j] for j in refills}
+    if _an_end_lays_the_first_deal_well(t, kept[0], dealt, refilled):
+        return None
+    return ("whichever way the deck goes out before the gathering, every way the piles can end lays a card of the "
+            "third laying-out's first deal on a side pile that can never take it")
+
+
+def _an_end_lays_the_first_deal_well(t: Table, least: dict[int, int], dealt: dict[tuple[int, int], set[int]],
+                                     refilled: set[int]) -> bool:
+    """Step (3) of :func:`every_end_of_the_second_layout_strands_a_card`: whether some ending of the piles (each a
+    bottom part of its cards, at least ``least``, then onto it from each deal to come in order nothing or one of
+    the cards ``dealt[(pile, deal)]``, or on a corner one of ``refilled``) gathers into a deck whose cards in the
+    third laying-out's first deal each fall on a corner or on a side pile that may take them, or which ends
+    before the first deal does."""
+    g = t.game
+    first, corners = g.options["first_deal"], g.options["corners"]
+    nfirst = len(first)
+    takes: dict[tuple[int, int], bool] = {}
+
+    def well(j: int, card: int) -> bool:
+        if j >= nfirst or first[j] in corners:
+            return True
+        ok = takes.get((j, card))
+        if ok is None:
+            ok = takes[(j, card)] = _still_takes(t, first[j], card)
+        return ok
+
+    places = {0}
+    for p in g.options["gather"]:
+        pile = t.piles[p]
+        after: set[int] = set()
+        for pre in places:
+            good = 0
+            while good < len(pile) and well(pre + good, pile[good]):
+                good += 1
+            for m in range(least[p], good + 1):
+                ends = {pre + m}
+                for i in range(ENDS_DEALS_LEFT):
+                    cards = dealt.get((p, i), ())
+                    ends |= {e + 1 for e in ends if any(well(e, c) for c in cards)}
+                if p in corners and any(well(pre + m, c) for c in refilled):
+                    ends.add(pre + m + 1)
+                if max(ends) >= nfirst:
+                    return True
+                after |= ends
+        places = after
+        if not places:
+            return False
+    return True
+
+
 def depth_first_share(g: Game) -> float | None:
     """Nine tenths of a portfolio's budget for the depth-first search wherever the side cards' proof is asked at
     every position (every variant but any-pile-after-third-deal and cztery-katy, which turn it off), the
@@ -463,7 +628,8 @@ def depth_first_share(g: Game) -> float | None:
 #: search's speed (about 1.5 ms a position in Python) and decided no more deals (benchmarks/README.md); the
 #: portfolio's share of the depth-first search, :func:`depth_first_share`
 SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_no_foundation,
-                                        a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it),
+                                        a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it,
+                                        every_end_of_the_second_layout_strands_a_card),
                           "root_dead_ends": (a_card_the_third_layout_cannot_free,),
                           "portfolio_dfs_share": depth_first_share}
 
@@ -474,7 +640,8 @@ SEARCH: dict[str, Any] = {"dead_ends": (a_side_card_of_the_third_layout_reaches_
 def _fast_options(g: Game) -> list[int]:
     """The options as replay/fastcore/games/printex_frame.c reads them: the rulings and variants, the
     three orders of the layout (first deal, later deals, gathering), then per container its corner flag
-    (bit 0) and the foundations its position reaches (bit 1 + the foundation's place in g.foundations)."""
+    (bit 0) and the foundations its position reaches (bit 1 + the foundation's place in g.foundations), then the
+    limit of the proof of the second laying-out's ends (:data:`ENDS_DEALS_LEFT`)."""
     o = g.options
     when_stuck = deal_only_when_no_move_remains in g.book.entries[("deal", None, None)].rules
     flags = []
@@ -489,7 +656,7 @@ def _fast_options(g: Game) -> list[int]:
     return [int(o["refill_every_card"]), int(o["third_layout"] is _third_round_dealt),
             int(o["builds"] is next_in_suit), int("any-pile-after-third-deal" in g.variants),
             int("cztery-katy" in g.variants), int(when_stuck), int(o["bottom_first"]),
-            PASSES, *orders, *flags]
+            PASSES, *orders, *flags, ENDS_DEALS_LEFT]
 
 
 def _fast_vars(t: Table) -> bytes | None:

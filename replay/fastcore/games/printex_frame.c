@@ -13,7 +13,8 @@
  *   opt[7] passes         PASSES (three layouts of the deck)
  *   opt[8] n1, then n1 piles: options["first_deal"]; then n2 and options["later_deal"]; then ng and
  *          options["gather"]; then g->n ints, one per container: bit 0 set for a corner
- *          (options["corners"]), bit 1+k set when options["reach"][i][found[k]] holds.
+ *          (options["corners"]), bit 1+k set when options["reach"][i][found[k]] holds; then ENDS_DEALS_LEFT
+ *          (every_end_of_the_second_layout_strands_a_card's limit).
  * Table.vars is empty for this game (vlen 0).
  *
  * The order of the legal moves is the engine's (Game._legal over Game._candidate_plan), the kinds in
@@ -36,6 +37,7 @@ static inline int n_gather(const fc_game *g) { return g->opt[at_gather(g)]; }
 static inline const int32_t *gather_order(const fc_game *g) { return g->opt + at_gather(g) + 1; }
 static inline const int32_t *flags(const fc_game *g) { return g->opt + at_gather(g) + 1 + n_gather(g); }
 static inline int is_corner(const fc_game *g, int i) { return flags(g)[i] & 1; }
+static inline int ends_deals_left(const fc_game *g) { return flags(g)[g->n]; }
 
 static inline int stock_empty(const fc_game *g, const fc_state *s) { return fc_len(s, g->stock) == 0; }
 
@@ -194,21 +196,18 @@ static inline int wanted_at(const fc_game *g, const fc_state *s, int f, int card
     return i >= 0 && i < (g->fdir[f] > 0 ? 12 - fc_rank(fc_top(s, f)) : fc_rank(fc_top(s, f))) ? i : -1;
 }
 
-/* mirrors a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it: in the second laying-out, the
- * least fixpoint of the pass's relaxation (replay.engine.proofs.what_the_rest_of_the_pass_can_do,
- * without building, the deck's cards landing anywhere) says which cards can leave before the gathering;
- * a card that stays, every place of the new deck it can take falling in the third laying-out's first deal
- * onto side piles that no foundation they reach may still take, is lost.  The fixpoint's facts as counts:
- * a foundation's relaxed progress (how many of its wanted cards have gone home: always a prefix of its list),
- * and per foundation and rank how many exposed cards lie on piles reaching it. */
-static int kept_card_lost(const fc_game *g, const fc_state *s) {
-    if (s->passes != g->opt[O_PASSES] - 1 || !s->rounds || g->opt[O_ANY_PILE] || g->opt[O_CZTERY]) return 0;
+/* the least fixpoint of the pass's relaxation over the rest of the laying-out (replay.engine.proofs.
+ * what_the_rest_of_the_pass_can_do, without building, the deck's cards landing anywhere: printex_frame.
+ * _the_rest_of_the_laying_out), as counts: per foundation (its place k) its relaxed progress got[k] (how many of
+ * its wanted cards have gone home: always a prefix of its list), per pile the height top[p] of its topmost card
+ * that never leaves (-1 none; the cards above it leave, each by going home); per foundation and rank, avail
+ * counts the exposed cards of its suit on piles reaching it.  0 when some foundation has no suit yet. */
+static int rest_of_the_laying_out(const fc_game *g, const fc_state *s, int *top, int *got) {
     for (int k = 0; k < g->nfound; k++)
         if (s->fsuit[g->found[k]] < 0 || !fc_len(s, g->found[k])) return 0;
-    int got[FC_MAXC] = {0};            /* per foundation (its place k): wanted cards home in the fixpoint */
-    uint8_t avail[FC_MAXC][13];        /* per foundation and rank: exposed cards of its suit on piles reaching it */
-    int top[FC_MAXC];                  /* per pile: the height of its topmost card that has not left, -1 none */
+    uint8_t avail[FC_MAXC][13];
     memset(avail, 0, sizeof(avail));
+    for (int k = 0; k < g->nfound; k++) got[k] = 0;
 #define EXPOSE(p, h) do { int c_ = fc_at(s, (p), (h)); \
         for (int k_ = 0; k_ < g->nfound; k_++) \
             if (((flags(g)[(p)] >> (1 + k_)) & 1) && s->fsuit[g->found[k_]] == fc_suit(c_)) avail[k_][fc_rank(c_)]++; \
@@ -248,6 +247,14 @@ static int kept_card_lost(const fc_game *g, const fc_state *s) {
         }
     }
 #undef EXPOSE
+    return 1;
+}
+
+/* mirrors a_card_kept_to_the_third_layout_lands_on_a_side_that_cannot_take_it, over the fixpoint: a card it never
+ * lets leave, every place of the new deck it can take falling in the third laying-out's first deal onto side
+ * piles that no foundation they reach may still take, is lost */
+static int kept_card_lost(const fc_game *g, const fc_state *s, const int *top) {
+    int nstock = fc_len(s, g->stock);
     const int32_t *first = first_deal(g), *order = gather_order(g), *later = later_deal(g);
     int nfirst = n_first(g), bottom_first = g->opt[O_BOTTOM_FIRST], lo = 0, hi = 0;
     int deals = (nstock + n_later(g) - 1) / n_later(g);  /* the deals left at most */
@@ -270,10 +277,108 @@ static int kept_card_lost(const fc_game *g, const fc_state *s) {
     return 0;
 }
 
-/* mirrors SEARCH['dead_ends'], asked at every position: the side cards' proof, then the kept cards' proof; held
- * equal by tests/test_fastcore_printex_frame.py (test_kernel_matches_the_engine_on_random_walks) */
+/* whether a card of the deck goes home in the fixpoint: exposed and reaching every foundation, it does when a
+ * foundation of its suit has taken it (its place in the want list below the progress) */
+static int stock_card_home(const fc_game *g, const fc_state *s, const int *got, int card) {
+    for (int k = 0; k < g->nfound; k++) {
+        int i = wanted_at(g, s, g->found[k], card);
+        if (i >= 0 && i < got[k]) return 1;
+    }
+    return 0;
+}
+
+#define ENDS_MAX_DEALS 8  /* the deals to come the proof of the ends can follow at most (ENDS_DEALS_LEFT is less) */
+
+/* mirrors every_end_of_the_second_layout_strands_a_card and _an_end_lays_the_first_deal_well: every way the deck
+ * goes out and the piles end strands a card in the third laying-out's first deal.  Sets of cards and of places
+ * are bits: well[j], the cards place j of the first deal may take (every card on a corner). */
+static int ends_lost(const fc_game *g, const fc_state *s, const int *top, const int *got) {
+    int n = fc_len(s, g->stock), nl = n_later(g), nfirst = n_first(g), deals_left = ends_deals_left(g);
+    const int32_t *first = first_deal(g);
+    if (!g->opt[O_BOTTOM_FIRST] || (n + nl - 1) / nl > deals_left || nfirst > 31 || deals_left > ENDS_MAX_DEALS)
+        return 0;
+    for (int k = 0; k < nl; k++)
+        if (is_corner(g, later_deal(g)[k])) return 0;
+    /* mirrors _what_the_deck_may_still_lay: reach[i][pos], the moves off corners still to be had (bits) in the
+     * states with i deals made and the deck's next index pos, walked in the order of pos (every step raises it) */
+    int corner_home = 0, nxt[FC_CARDS];
+    for (int p = 0; p < g->n; p++)
+        if (g->role[p] == FC_TABLEAU && is_corner(g, p)) corner_home += fc_len(s, p) - 1 - top[p];
+    if (corner_home > 63) return 0;
+    for (int i = 0; i < n; i++) nxt[i] = fc_at(s, g->stock, n - 1 - i);
+    static _Thread_local uint64_t reach[ENDS_MAX_DEALS + 1][FC_CARDS + 1], dealt[ENDS_MAX_DEALS][FC_MAXC];
+    uint64_t refilled = 0;  /* the cards a refill may put on a corner */
+    for (int i = 0; i <= deals_left; i++) memset(reach[i], 0, (size_t)(n + 1) * sizeof(uint64_t));
+    for (int i = 0; i < deals_left; i++) memset(dealt[i], 0, (size_t)g->n * sizeof(uint64_t));
+    reach[0][0] = 1ull << corner_home;
+    for (int pos = 0; pos < n; pos++)
+        for (int i = 0; i < deals_left; i++) {
+            uint64_t m = reach[i][pos];
+            if (!m) continue;
+            int step = n - pos < nl ? n - pos : nl;
+            for (int k = 0; k < step; k++) dealt[i][later_deal(g)[k]] |= 1ull << nxt[pos + k];
+            reach[i + 1][pos + step] |= m;
+            uint64_t more = m & ~1ull;  /* a refill, where a move off a corner is to be had */
+            if (more) {
+                refilled |= 1ull << nxt[pos];
+                reach[i][pos + 1] |= stock_card_home(g, s, got, nxt[pos]) ? more : more >> 1;
+            }
+        }
+    uint64_t takes[FC_MAXC], well[32];  /* per foundation (its place k): the cards it may still take (still_takes) */
+    for (int k = 0; k < g->nfound; k++) {
+        int f = g->found[k], ftop = fc_top(s, f);
+        takes[k] = 0;
+        for (int c = 0; c < 52; c++)
+            if (s->fsuit[f] == fc_suit(c) && (ftop < 0 || (fc_rank(c) - fc_rank(ftop)) * g->fdir[f] > 0))
+                takes[k] |= 1ull << c;
+    }
+    for (int j = 0; j < nfirst; j++) {
+        well[j] = is_corner(g, first[j]) ? ~0ull : 0;
+        for (int k = 0; k < g->nfound && !is_corner(g, first[j]); k++)
+            if ((flags(g)[first[j]] >> (1 + k)) & 1) well[j] |= takes[k];
+    }
+    const int32_t *order = gather_order(g);
+    uint64_t places = 1, past = ~((1ull << nfirst) - 1);  /* past: the places after the first deal */
+    for (int x = 0; x < n_gather(g); x++) {
+        int p = order[x], len = fc_len(s, p), least = top[p] + 1;
+        uint64_t after = 0, fits[ENDS_MAX_DEALS], refill_fits = 0;  /* the places where some card of each fits */
+        for (int i = 0; i < deals_left; i++) {
+            fits[i] = 0;
+            for (int e = 0; e < nfirst && dealt[i][p]; e++)
+                if (dealt[i][p] & well[e]) fits[i] |= 1ull << e;
+        }
+        for (int e = 0; e < nfirst && is_corner(g, p); e++)
+            if (refilled & well[e]) refill_fits |= 1ull << e;
+        for (int pre = 0; pre < nfirst; pre++) {
+            if (!(places >> pre & 1)) continue;
+            int good = 0;
+            while (good < len && (pre + good >= nfirst || (well[pre + good] >> fc_at(s, p, good) & 1))) good++;
+            for (int m = least; m <= good; m++) {
+                if (pre + m >= nfirst) return 0;  /* the pile's own cards reach past the first deal */
+                uint64_t ends = 1ull << (pre + m);
+                for (int i = 0; i < deals_left; i++)  /* from each deal to come, nothing or one of its cards */
+                    if (dealt[i][p]) ends |= (ends & (fits[i] | past)) << 1;
+                if (refill_fits >> (pre + m) & 1)
+                    ends |= 1ull << (pre + m + 1);  /* or, on a corner, one card a refill put there */
+                if (ends >> nfirst) return 0;
+                after |= ends;
+            }
+        }
+        places = after;
+        if (!places) return 1;
+    }
+    return 0;
+}
+
+/* mirrors SEARCH['dead_ends'], asked at every position: the side cards' proof, then (in the second laying-out,
+ * over one fixpoint) the kept cards' proof and the proof of the laying-out's ends; held equal by
+ * tests/test_fastcore_printex_frame.py (test_kernel_matches_the_engine_on_random_walks) */
 static int lost(const fc_game *g, const fc_state *s) {
-    return side_card_lost(g, s) || kept_card_lost(g, s);
+    if (side_card_lost(g, s)) return 1;
+    if (s->passes != g->opt[O_PASSES] - 1 || !s->rounds || g->opt[O_ANY_PILE] || g->opt[O_CZTERY]) return 0;
+    int top[FC_MAXC], got[FC_MAXC];
+    if (!rest_of_the_laying_out(g, s, top, got)) return 0;
+    return kept_card_lost(g, s, top) || ends_lost(g, s, top, got);
 }
 
 const fc_kernel fc_kernel_printex_frame = {"printex-frame", legal, apply, NULL, lost, frees};
