@@ -70,6 +70,47 @@ def _printex_second_layout_end(game, rng: random.Random, piles: int, deck_out: b
     return t
 
 
+def _printex_deck_through_a_corner(game, rng: random.Random) -> object:
+    """A position of the second laying-out with one to three deals still to come: foundations built to random
+    heights from a real deal's cards, the rest mostly in the deck in an order the foundations take one after
+    another (in half of them wholly so, and the first of them on a corner: fed through that corner by its
+    refills, all of it may go home before any deal), a few cards on piles, a few cards swapped.  Many are won
+    through the corner's refills, many lost by what the deals lay: both kinds of end a deal to come makes."""
+    from replay.engine import cards as C
+
+    clean = rng.random() < 0.5
+    t = end_game(game, rng.randrange(1, 10_000), rng, (6, 7, 8, 9, 10, 11), 0, True)
+    pool = list(t.piles[game.stock])
+    tops = {f: t.piles[f][-1] for f in game.foundations}
+    chain = []
+    while pool:
+        takers = {c: f for f in game.foundations for c in pool
+                  if C.suit_of(c) == C.suit_of(tops[f]) and C.rank_of(c) == C.rank_of(tops[f]) + game.fdir[f]}
+        if not takers or (not clean and rng.random() < 0.04):
+            break
+        card = rng.choice(sorted(takers))
+        pool.remove(card)
+        tops[takers[card]] = card
+        chain.append(card)
+    rng.shuffle(pool)
+    tableau = game.by_role["tableau"]
+    side = pool[:rng.randint(0, min(len(pool), 2 if clean else 12))]
+    for card in side:
+        t.piles[rng.choice(tableau)].append(card)
+    order = chain + pool[len(side):]
+    for _ in range(rng.randint(0, 1 if clean else 3)):
+        i, j = rng.randrange(len(order)), rng.randrange(len(order))
+        order[i], order[j] = order[j], order[i]
+    if order:
+        t.piles[min(game.options["corners"])] = [order.pop(0)]
+    keep = len(order) if clean else rng.randint(10, 32)
+    for card in order[keep:]:
+        t.piles[rng.choice(tableau)].append(card)
+    t.piles[game.stock] = order[:keep][::-1]  # the next card last
+    t.passes, t.rounds = PF.PASSES - 1, rng.randint(1, 5)
+    return t
+
+
 #: the positions each proof of the printex frame is held to exhaustive search on: the last laying-out's end
 #: (the side cards' proof and the relaxation), the second's end (the kept cards' proof)
 PRINTEX_POSITIONS = {
@@ -95,6 +136,40 @@ def test_printex_frame_proofs_agree_with_exhaustive_search(variants, rulings):
         silent = proof is PF.every_end_of_the_second_layout_strands_a_card and (
             rulings.get("frame") == "rect-16" or rulings.get("gather-order") == "piles-top-first")
         assert found.won >= 5 and (found.decided == 0 if silent else found.decided >= 3), (proof.__name__, found)
+
+
+@pytest.mark.parametrize("rulings", [{}, {"frame": "square-20"}, {"corner-refill": "every-card"}])
+def test_the_second_layouts_ends_proof_agrees_with_exhaustive_search_with_deals_to_come(rulings):
+    """The proof of the second laying-out's ends where one to three deals are still to come (the other test's
+    positions have one at most): never lost where a search wins, and deciding lost positions with two deals or
+    more to come, where the deals' cards may fall in many ways."""
+    game = create(PF.ID, (), rulings)
+    rng = random.Random(41)
+    positions = [_printex_deck_through_a_corner(game, rng) for _ in range(70)]
+    proof = PF.every_end_of_the_second_layout_strands_a_card
+    found = check_against_search(game, positions, (proof,), nodes=200_000)
+    assert not found.wrong, found.wrong
+    assert found.won >= 15 and found.decided >= 10, found
+    later = len(game.options["later_deal"])
+    assert sum(len(t.piles[game.stock]) > later and bool(proof(t)) for t in positions) >= 5
+
+
+def test_the_second_layouts_ends_proof_is_caught_when_it_forgets_that_cards_leave(monkeypatch):
+    """(c) Taken to keep every card now on the piles until the gathering (the pass's fixpoint forgotten), the
+    proof calls lost positions whose pile cards go home, and the check against exhaustive search catches it."""
+    game = create(PF.ID)
+    rng = random.Random(41)
+    positions = [_printex_second_layout_end(game, rng, piles=rng.randint(4, 12), deck_out=i % 2 == 0)
+                 for i in range(60)]
+    real = PF._kept_until_the_gathering
+
+    def every_card_stays(t, facts=None):
+        kept = real(t, facts)
+        return kept and ({p: len(t.piles[p]) for p in kept[0]}, kept[1])
+
+    monkeypatch.setattr(PF, "_kept_until_the_gathering", every_card_stays)
+    assert check_against_search(game, positions, (PF.every_end_of_the_second_layout_strands_a_card,),
+                                nodes=200_000).wrong
 
 
 def test_the_side_cards_proof_waits_for_the_third_layout_and_its_variants():
