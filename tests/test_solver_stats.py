@@ -136,3 +136,26 @@ def test_the_committed_table_is_what_the_code_gives_now(label, game):
     got = run([(Form(game), s) for s in range(seed, seed + n)], first["budget"], None, workers=1)
     assert "".join(CODE[r["status"]] for r in got) == first["results"][:n]
     assert "".join("1" if r["greedy_won"] else "0" for r in got) == row["greedy"]["results"][:n]
+
+
+def test_the_page_says_in_words_when_every_deal_of_a_game_is_proved_lost():
+    """The opening sentence of a game whose every deal is proved lost says so (not "wins about 0"), with the
+    upper bound of its rate; one open deal makes it an "at least … at most" again."""
+    import copy
+    import json
+    from pathlib import Path
+
+    from replay.solver.page import render
+
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / "data" / "stats" / "results.json").read_text(encoding="utf-8"))
+    row = next(r for r in data["forms"] if r["label"] == "printex-frame")
+    assert row["solver"]["won"] == 0 and row["solver"]["unknown"] == 0  # the committed table: settled
+    line = next(x for x in render(data).splitlines() if x.startswith("* **Printex frame.**"))
+    assert line == ("* **Printex frame.** No deal comes out as our text reads it: each of the 200 measured is proved "
+                    "lost (the true rate is at most 2 in 100).")
+    opened = copy.deepcopy(data)
+    s = next(r for r in opened["forms"] if r["label"] == "printex-frame")["solver"]
+    s["unwinnable"], s["unknown"] = s["unwinnable"] - 1, 1
+    line = next(x for x in render(opened).splitlines() if x.startswith("* **Printex frame.**"))
+    assert "No deal comes out" not in line and "at least 0 and at most 3" in line, line

@@ -6,6 +6,7 @@ win rate and by how much; Napoleon's Square against the printed "9 in 10").
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from replay.solver.stats import home as _home  # the terminal table's column, in the same words
@@ -392,7 +393,12 @@ def _opening(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
             continue
         name = GAME_TITLES.get(r["game"], r["game"]).split(" (")[0]
         ours = rate(r)
-        if ours == "at least 0 and at most 100":
+        best = _best(r, data, extras)[0]
+        if best["deals"] and best["solver"]["won"] == 0 and best["solver"]["unknown"] == 0:
+            hi = true_rate(best["solver"], best["deals"])[1]
+            text = (f"* **{name}.** No deal comes out as our text reads it: each of the {best['deals']:,} measured is "
+                    f"proved lost (the true rate is at most {math.ceil(100 * hi - 1e-9)} in 100)")
+        elif ours == "at least 0 and at most 100":
             text = (f"* **{name}.** Not known yet: within its budget {who[0].lower() + who[1:]} neither won nor "
                     "proved lost enough deals to say how many in 100 come out as our text reads it")
         else:
