@@ -408,9 +408,9 @@ def _past_the_probe(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]]
     """A row whose probe settled none stops there, but for its top rung: the probe's deals among the top rung's
     first ``top_deals`` are open deals of those first seeds, and a row sent past the ladder (``--top``, by name
     with ``--top-for``) plays them there, so a form the probe stopped still shows where its first deals go."""
-    top = plan.top if plan.top is not None and plan.top not in plan.rungs else None
-    onward = [s for s in probe[1] if top is not None and s in rung_seeds(plan, seed, top)]
-    if top is None or not onward:
+    top = plan.top
+    onward = [] if top is None or top in plan.rungs else [s for s in probe[1] if s in rung_seeds(plan, seed, top)]
+    if not onward:
         return Progress(None, [], complete, "steady", probe)
     todo = [s for s in onward if (plan.label, s, top) not in records]
     if todo:

@@ -56,12 +56,15 @@ def _rate_range(s: dict[str, Any], n: int) -> str:
 def in_100(s: dict[str, Any], n: int) -> str:
     """The rate in plain words, per 100 deals: "about 62" when every deal was settled, else "at least 37 and
     at most 59" (the Wilson bounds of :func:`true_rate`, rounded outward)."""
-    import math
-
     lo, hi = true_rate(s, n)
     if n and s["unknown"] == 0:
         return f"about {round(100 * s['won'] / n)}"
-    return f"at least {math.floor(100 * lo + 1e-9)} and at most {math.ceil(100 * hi - 1e-9)}"
+    return f"at least {math.floor(100 * lo + 1e-9)} and at most {_at_most_in_100(hi)}"
+
+
+def _at_most_in_100(hi: float) -> int:
+    """An upper bound of a rate, per 100 deals, rounded outward."""
+    return math.ceil(100 * hi - 1e-9)
 
 
 def relative_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -392,12 +395,12 @@ def _opening(data: dict[str, Any], extras: list[dict[str, Any]]) -> str:
         if r["variants"]:
             continue
         name = GAME_TITLES.get(r["game"], r["game"]).split(" (")[0]
-        ours = rate(r)
         best = _best(r, data, extras)[0]
+        ours = in_100(best["solver"], best["deals"])
         if best["deals"] and best["solver"]["won"] == 0 and best["solver"]["unknown"] == 0:
             hi = true_rate(best["solver"], best["deals"])[1]
             text = (f"* **{name}.** No deal comes out as our text reads it: each of the {best['deals']:,} measured is "
-                    f"proved lost (the true rate is at most {math.ceil(100 * hi - 1e-9)} in 100)")
+                    f"proved lost (the true rate is at most {_at_most_in_100(hi)} in 100)")
         elif ours == "at least 0 and at most 100":
             text = (f"* **{name}.** Not known yet: within its budget {who[0].lower() + who[1:]} neither won nor "
                     "proved lost enough deals to say how many in 100 come out as our text reads it")
