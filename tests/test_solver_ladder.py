@@ -378,7 +378,8 @@ def test_never_more_workers_than_batches_and_never_far_past_the_cores(monkeypatc
             started.append(n_workers)
             raise RuntimeError("not started")
 
-    import distributed
+    import dask.distributed  # noqa: F401  (imported before the patch: importing it copies distributed's names,
+    import distributed  # and a first import under the patch would copy the stand-in, which teardown then keeps)
 
     monkeypatch.setattr(distributed, "LocalCluster", Cluster)
     monkeypatch.setattr("dask.distributed.LocalCluster", Cluster)
