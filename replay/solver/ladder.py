@@ -410,7 +410,7 @@ def _past_the_probe(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]]
     with ``--top-for``) plays them there, so a form the probe stopped still shows where its first deals go."""
     top = plan.top
     onward = [] if top is None or top in plan.rungs else [s for s in probe[1] if s in rung_seeds(plan, seed, top)]
-    if not onward:
+    if top is None or not onward:
         return Progress(None, [], complete, "steady", probe)
     todo = [s for s in onward if (plan.label, s, top) not in records]
     if todo:
