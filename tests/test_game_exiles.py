@@ -537,6 +537,30 @@ def test_both_directions_reading_adds_cadogans_vice_versa():
 
 
 @clause("ex-13")
+def test_a_card_changed_and_changed_back_leaves_the_same_position_but_one_card_remembers_the_change():
+    """Only reversal = one-card asks how often a card was changed, so only it keeps the count: under the
+    other readings a change made and undone gives back the very position (the search's key included),
+    where a count kept made every such pair a new position and the search went on down them without end."""
+    from replay.solver.search import position_key, profile_for
+    found = {"A1": run("AS", 7, +1), "K1": run("KS", 6, -1)}  # A…7 and K…8: the 7 may go down onto the 8
+    g = create("exiles", rulings={"reversal": "both-directions"})
+    t = table_with(g, {}, foundations=found, stock=[])
+    key = position_key(g, profile_for(g))
+    before = (key(t), dict(t.vars))
+    t.apply(mv(g, src="A1", dst="K1"))
+    t.apply(mv(g, src="K1", dst="A1"))
+    assert (key(t), dict(t.vars)) == before
+    g = create("exiles")  # unlimited: ascending to descending only, as often as wanted, nothing counted
+    t = table_with(g, {}, foundations=found, stock=[])
+    t.apply(mv(g, src="A1", dst="K1"))
+    assert t.vars["reversed"] == 0
+    g = create("exiles", rulings={"reversal": "one-card"})
+    t = table_with(g, {}, foundations=found, stock=[])
+    t.apply(mv(g, src="A1", dst="K1"))
+    assert t.vars["reversed"] == 1
+
+
+@clause("ex-13")
 def test_eight_aces_leave_no_descending_order_to_change_to():
     g = create("exiles", rulings={"foundations": "eight-aces"})
     a, b = [g.layout.names[f] for f in g.foundations[:2]]

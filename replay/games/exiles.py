@@ -382,7 +382,12 @@ def _changed_card_fits(t: Table, m: Move) -> str | None:
 
 @effect("ex-13")
 def count_the_change(t: Table, m: Move) -> None:
-    """Count the cards changed from ascending to descending order."""
+    """(ruling reversal = one-card) Count the change, so that no second one is made.
+
+    Only under that reading: the count is read by :func:`only_one_card_in_the_game` alone, so under the
+    others it is not kept (it stays 0), and two positions that differ only in how often cards were changed
+    are one position, as they are for the rules.  (Kept under every reading, it made each change back and
+    forth a new position: the search followed one such line some 40,000 moves deep in Leoni's Own.)"""
     t.vars["reversed"] = t.vars.get("reversed", 0) + 1
 
 
@@ -486,7 +491,8 @@ def build(variants: frozenset[str], readings: dict[str, str], edition: Edition) 
         change.append(only_one_card_in_the_game)
     if readings["reversal-bases"] == "bases-stay":
         change.append(the_bases_stay_on_their_foundations)
-    book.allow("move", FOUNDATION, FOUNDATION, change, after=[count_the_change])
+    book.allow("move", FOUNDATION, FOUNDATION, change,
+               after=[count_the_change] if readings["reversal"] == "one-card" else [])
     travelled: list[Effect] = [follow_the_chain]
     if readings["chain-king"] == "ends-chain":
         travelled.append(a_king_ends_the_chain)

@@ -14,7 +14,7 @@
  *
  * Vars (Table.vars; exiles._fast_vars writes them and exiles._fast_vars_back reads them back):
  *   [0]      the travelling chain's packet (container index), 0xFF for None          (vars 'chain')
- *   [1..4]   cards changed between the orders, uint32 little-endian                (vars 'reversed')
+ *   [1..4]   cards changed between the orders (counted under reversal = one-card only), uint32 LE (vars 'reversed')
  *   [5]      how many positions the chain has been in                           (len(vars '_seen'))
  *   [6..]    those positions' codes, 8 bytes each (little-endian), oldest first: the engine's own code
  *            of a position (exiles._positions: the packets in deal order, each one's cards bottom first
@@ -345,7 +345,8 @@ static void apply(const fc_game *g, fc_state *s, const fc_move *m) {
         else
             fc_transfer(g, s, m->src, m->dst, 1);
         if (dst_role == FC_FOUNDATION && src_role == FC_FOUNDATION) {
-            set_reversed(s, reversed_of(s) + 1);  /* count_the_change (ex-13) */
+            if (g->opt[O_REVERSAL] == REV_ONE_CARD)  /* count_the_change (ex-13): under reversal = one-card only */
+                set_reversed(s, reversed_of(s) + 1);
         } else if (dst_role == FC_FOUNDATION) {  /* a_freed_card_ends_the_chain (ex-11) */
             s->vars[V_CHAIN] = NO_CHAIN;
             set_seen_count(s, 0);
