@@ -751,9 +751,9 @@ FAST_MAX_SEEN = (VARS_BYTES - 6) // 8
 
 def _fast_vars(t: Table) -> bytes | None:
     """``Table.vars`` as the kernel keeps them: the chain's packet (its container index; 0xFF: none), the
-    cards changed (uint32), how many positions the chain has been in, and their codes (8 bytes each, as
-    :func:`_positions` makes them); None for a state the kernel cannot hold (a chain longer than its
-    room, or vars it does not know: the search then runs in Python)."""
+    cards changed (uint32; counted under reversal = one-card only), how many positions the chain has been
+    in, and their codes (8 bytes each, as :func:`_positions` makes them); None for a state the kernel cannot
+    hold (a chain longer than its room, or vars it does not know: the search then runs in Python)."""
     v = t.vars
     if v.keys() != _VARS_KEYS:
         return None
