@@ -50,6 +50,10 @@ PLAYERS = {
     "beam-3": Params("nmcs", width=3),
     "beam-2-level-3": Params("nmcs", level=3, width=2),
     "nrpa": Params("nrpa"),
+    "nrpa-level-3": Params("nrpa", level=3),
+    "nrpa-level-4-it-10": Params("nrpa", level=4, iterations=10),
+    "nmcs-level-3": Params("nmcs", level=3),
+    "nmcs-p-0.9": Params("nmcs", p_found=0.9),
 }
 
 
