@@ -83,7 +83,9 @@ def test_the_top_budget_plays_the_first_deals_only():
     p = L.row_progress(plan, 1, got, 0.0)
     c = L.curve(plan, 1, got, p)
     assert c[-1]["subset"] and c[-1]["deals"] == 2 and c[-1]["won"] == 1
-    assert [r["budget"] for r in L.row_results(plan, 1, got, p)] == [10, 10, 10, 10]  # the summary: all deals
+    # the summary: every deal at the last full rung, but a deal the top rung settled counts as settled there
+    assert [(r["budget"], r["status"]) for r in L.row_results(plan, 1, got, p)] == [
+        (100, "won"), (10, "unknown"), (10, "unknown"), (10, "unknown")]
     # the first deals all settled below the top: the row stops at the ladder's ceiling with deals open, not
     # "settled" (the committed table's exiles row said settled with 11 of 200 open)
     got = records(rec("exiles", 1, 10, "won", 104), rec("exiles", 2, 10, "unwinnable"),
@@ -135,7 +137,9 @@ def test_a_row_the_probe_stopped_still_plays_its_first_deals_at_the_top_rung():
     assert [(x["budget"], x["deals"], x["won"], x.get("probe", False), x.get("subset", False)) for x in c] == [
         (10, 6, 1, False, False), (100, 2, 0, True, True), (1000, 3, 2, False, True)]
     assert c[-1]["results"] == "W?W" and c[-1]["played"] == 2
-    assert [r["budget"] for r in L.row_results(plan, 1, got, p)] == [10] * 6  # the summary: the last full rung
+    # the summary: the last full rung, and deal 3, won at the top rung, as won there (a won line holds at any budget)
+    assert [(r["budget"], r["status"]) for r in L.row_results(plan, 1, got, p)] == [
+        (10, "won"), (10, "unknown"), (1000, "won"), (10, "unknown"), (10, "unknown"), (10, "unknown")]
     # the probe's deals past the top rung's first seeds are not played there; without a top rung the row stops
     wide = L.RowPlan(Form("exiles"), 6, (10, 100), top=1000, top_deals=1, probe=2)
     assert L.row_progress(wide, 1, got, 0.0).stopped == "steady"

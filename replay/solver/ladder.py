@@ -472,13 +472,27 @@ def _point(budget: int, got: list[dict[str, Any]], played: list[dict[str, Any]])
 
 def row_results(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], prog: Progress) -> list[dict[str, Any]]:
     """Each deal's result at the row's highest complete rung that plays every deal (the ladder's, or the top
-    rung when it plays them all; a top rung on a subset aside), in seed order: the summary the page reads.
-    Empty when not even the first rung is complete."""
+    rung when it plays them all), in seed order: the summary the page reads.  A deal still open there but
+    settled on a rung above it (the top rung, which plays the row's first deals only) counts as settled
+    there: a won line, replayed, or a proof of loss holds whatever the budget that found it, so the deals
+    known won and known lost are all counted; an open deal counts as it stood at the row's budget.  Empty
+    when not even the first rung is complete."""
     base = [b for b in prog.complete if b in plan.counted_rungs()]
     if not base:
         return []
-    return [r for r in (deal_at(plan, s, records, base[-1]) for s in range(seed, seed + plan.deals))
-            if r is not None]
+    above = [b for b in plan.all_rungs() if b > base[-1]]
+    out = []
+    for s in range(seed, seed + plan.deals):
+        r = deal_at(plan, s, records, base[-1])
+        if r is None:
+            continue
+        if r["status"] == "unknown":
+            settled = next((x for b in above if (x := records.get((plan.label, s, b))) is not None
+                            and x["status"] != "unknown"), None)
+            if settled is not None:
+                r = {**settled, **{k: v for k, v in r.items() if k.startswith("greedy_")}}
+        out.append(r)
+    return out
 
 
 def settled_string(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]]) -> str:

@@ -138,7 +138,8 @@ def top_forms_text(top: dict[str, Any]) -> str:
     forms = top.get("top_forms")
     who = ", ".join(f"`{f}`" for f in forms) if forms else "each of its forms"
     return (f"{who} went on to {top['top']:,} positions on its first {top['top_deals']:,} deals, those of them "
-            "still open")
+            "still open (a deal settled there counts as settled in its row: a won line or a proof holds at any "
+            "budget; a deal still open counts as it stood at the row's budget)")
 
 
 def probe_text(budget: dict[str, Any]) -> str:
