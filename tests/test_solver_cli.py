@@ -240,6 +240,7 @@ def test_a_partial_rerun_merges_into_the_table(tmp_path, monkeypatch):
     assert merged["reruns"][0]["command"] == "again" and merged["reruns"][0]["games"] == ["exiles"]
     assert "measured again by `again`" in T.render_page(merged)
     assert "has replaced those rows since" not in T.render_page(merged)
+    assert T.merge(merged, part) == merged  # the same re-run merged again: listed once, the rows the same
     twice = T.merge(merged, {**part, "command": "third"})  # the same rows again: the first re-run is superseded
     page = T.render_page(twice)
     assert "by `again`" in page and "by `third`" in page

@@ -186,7 +186,8 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     """``full`` with the rows of the games ``part`` measured replaced by ``part``'s (a partial re-run).
 
     The rows keep their order; the re-run is listed under ``reruns`` with its own command, version
-    and date, and each replaced row names the version that made it.
+    and date, and each replaced row names the version that made it.  Merging the same re-run again (a run
+    resumed and assembled once more) replaces its entry instead of listing it twice.
     """
     games = set(part.get("games") or ())
     if not games:
@@ -206,10 +207,16 @@ def merge(full: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     new_relatives = [{**r, "made_by": stamp} for r in part.get("relatives", [])]
     out["relatives"] = _replace_rows(full.get("relatives", []), new_relatives, games)
     top = {k: part["budget"][k] for k in TOP_KEYS if (part.get("budget") or {}).get(k)}
-    out["reruns"] = list(full.get("reruns", [])) + [{
-        "games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"],
-        "cpu_seconds": part.get("cpu_seconds"), **({"top": top} if top else {})}]
+    entry = {"games": sorted(games), "command": part["command"], **stamp, "wall_seconds": part["wall_seconds"],
+             "cpu_seconds": part.get("cpu_seconds"), **({"top": top} if top else {})}
+    # the same re-run merged again (the same run, assembled once more) replaces its entry: merging is idempotent
+    out["reruns"] = [r for r in full.get("reruns", []) if not _same_run(r, entry)] + [entry]
     return out
+
+
+def _same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two re-run entries are one run: the same games, command, code and start."""
+    return all(a.get(k) == b.get(k) for k in ("games", "command", "version", "commit", "date"))
 
 
 #: the budget's keys of the top rung: a re-run may climb further than the run it merges into (its rows say how
