@@ -159,3 +159,19 @@ def test_the_page_says_in_words_when_every_deal_of_a_game_is_proved_lost():
     s["unwinnable"], s["unknown"] = s["unwinnable"] - 1, 1
     line = next(x for x in render(opened).splitlines() if x.startswith("* **Printex frame.**"))
     assert "No deal comes out" not in line and "at least 0 and at most 3" in line, line
+
+
+def test_the_won_lines_found_beyond_the_table_replay_as_won():
+    """The won lines benchmarks/README.md cites from data/stats/beyond/ (deals first won past the table's budget:
+    Zwarta kolumna's seed 11 at 10^9, its cztery-katy seed 5 at 10^8, Leoni's seed 23) are valid logs that end
+    won under the rules as they are now."""
+    from pathlib import Path
+
+    from replay.log.report import VALID
+    from replay.log.validate import check_file
+
+    logs = sorted((Path(__file__).resolve().parent.parent / "data" / "stats" / "beyond").glob("*-won.json"))
+    assert len(logs) >= 3
+    for path in logs:
+        r = check_file(str(path))
+        assert (r.verdict, r.outcome) == (VALID, "won"), (path.name, r.verdict, r.outcome, r.problems[:1])
