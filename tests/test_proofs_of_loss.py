@@ -15,10 +15,12 @@ import pytest
 
 from replay.games import create
 from replay.games import exiles as EX
+from replay.games import napoleons_square as NS
 from replay.games import printex_frame as PF
+from replay.games import zwarta_kolumna as ZK
 from replay.solver.search import profile_for
-from tests.proof_checks import (before_the_end, check_against_search, check_won_lines, end_positions, proofs_of,
-                                end_game, in_the_last_pass_with, walk_to, won_deals)
+from tests.proof_checks import (before_the_end, check_against_search, check_won_lines, cut_down, end_positions,
+                                proofs_of, end_game, in_the_last_pass_with, walk_to, won_deals)
 
 #: won deals asked per form (the first ones of the data file)
 SAMPLE = 1
@@ -194,6 +196,65 @@ def test_exiles_proof_agrees_with_exhaustive_search(rulings):
     found = check_against_search(game, positions, nodes=50_000)
     assert not found.wrong, found.wrong
     assert found.won >= 5 and found.lost >= 20 and found.decided >= 1, found
+
+
+def _napoleon_positions(game, seeds, pack_left: int = 0):
+    """Positions cut down from real deals of Napoleon's Square: each deal walked at random until the pack
+    holds ``pack_left`` cards or fewer (0: it is out), then most cards taken home (:func:`cut_down`), 10 to 30
+    left (14 to 30 with cards in the pack, which the cutting may take)."""
+    least = 14 if pack_left else 10
+    for seed in seeds:
+        t = walk_to(game, seed, lambda t: t.rounds > 0 and len(t.piles[game.stock]) <= pack_left)
+        if t is not None:
+            yield cut_down(t, random.Random(seed), random.Random(-seed).randint(least, 30))
+
+
+@pytest.mark.parametrize("rulings", [{}, {"take-back": "allowed"}, {"sequence-moves": "whole-sequence"},
+                                     {"talon-to-square": "forbidden"}])
+def test_napoleons_square_proof_agrees_with_exhaustive_search(rulings):
+    """(b) for "a card that can never come home": positions of real deals with the pack out and with a few
+    cards still in it, most cards taken home (some won, some lost), under the readings its fixpoint follows
+    apart (cards brought back from the foundations, married runs carried away, no marriage from the talon)."""
+    game = create(NS.ID, rulings=rulings)
+    positions = [*_napoleon_positions(game, range(1, 60)), *_napoleon_positions(game, range(100, 160), pack_left=6)]
+    found = check_against_search(game, positions, nodes=200_000)
+    assert not found.wrong, found.wrong
+    assert found.won >= 20 and found.lost >= 10 and found.decided >= 10, found
+    if not rulings:  # (c) on the same positions, a proof that takes a card under another on the talon for buried
+        talon = game.options["talon"]
+
+        def buries_the_talon(t):
+            return NS.a_card_that_can_never_come_home_loses(t) or (
+                "a card under another on the talon" if len(t.piles[talon]) > 1 else None)
+
+        assert check_against_search(game, positions, (buries_the_talon,), nodes=200_000).wrong
+
+
+@pytest.mark.parametrize("variants, rulings", [((), {}), (("chaldejski",), {"after-deal": "unrestricted"})])
+def test_zwarta_kolumna_last_pass_proof_agrees_with_exhaustive_search(variants, rulings):
+    """(b) for "a card the third laying-out cannot free": positions of the third laying-out near its end, from
+    real deals' foundations built to random heights, the cards left on six to twelve piles (a quarter of them
+    in the stock, before the laying-out's first deal); and (c) the check catches the proof with a pile's cards
+    taken to reach no foundation."""
+    from replay.engine.common import next_in_suit
+    from replay.engine.proofs import a_card_the_last_pass_cannot_free
+
+    game = create(ZK.ID, variants, rulings)
+    rng = random.Random(29)
+    positions = [end_game(game, rng.randrange(1, 10_000), rng, heights, rng.randint(*piles), i % 4 == 0)
+                 for heights, piles in (((9, 10, 11, 12, 13, 13), (6, 12)), ((10, 11, 12, 13, 13, 13, 13), (8, 12)))
+                 for i in range(100)]
+    proof = ZK.a_card_the_third_layout_cannot_free
+    found = check_against_search(game, positions, (proof,), nodes=100_000)
+    assert not found.wrong, found.wrong
+    assert found.won >= 10 and found.lost >= 20 and found.decided >= 10, found
+    deal = game.options["deal"]
+
+    def piles_reach_nothing(t):
+        return a_card_the_last_pass_cannot_free(t, lambda place, f: place is None, lambda j: deal[j % len(deal)],
+                                                next_in_suit)
+
+    assert check_against_search(game, positions, (piles_reach_nothing,), nodes=100_000).wrong
 
 
 def test_the_checks_catch_a_broken_proof():
