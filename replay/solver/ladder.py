@@ -486,7 +486,8 @@ def row_results(plan: RowPlan, seed: int, records: dict[Key, dict[str, Any]], pr
         r = deal_at(plan, s, records, base[-1])
         if r is None:
             continue
-        if r["status"] == "unknown":
+        if r["status"] == "unknown":  # each rung above looked up itself: deal_at stops at a rung not played,
+            # and a row the probe stopped plays its top rung without the rungs between
             settled = next((x for b in above if (x := records.get((plan.label, s, b))) is not None
                             and x["status"] != "unknown"), None)
             if settled is not None:
